@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file plan.hpp
+/// @brief Kernel identities and the planner's output.
+///
+/// Each operation has an `enum class` of kernels with a one-line origin per value. The planner
+/// (ops/core) is a pure function from graph statistics, the call's arguments and the device's
+/// capabilities to a Plan; it never runs a kernel. Kernels are never chosen by string compare;
+/// the names below are for logs, the CLI and JSON only.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace spindle {
+
+/// Where an operation runs.
+enum class Device : std::uint8_t {
+  Auto,  ///< CUDA when the build has it and a GPU is present, else CPU
+  Cpu,   ///< OpenMP backend (the reference)
+  Cuda,  ///< CUDA backend
+};
+
+/// Operations the planner knows.
+enum class OpKind : std::uint8_t { Mxv, Vxm, Mxm, Sddmm };
+
+/// SpMV kernels (mxv; vxm runs as mxv over the cached transpose or as a push kernel).
+enum class MxvKernel : std::uint8_t {
+  Auto,               ///< let the planner decide
+  CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks (merge-path split of rows)
+  RowPerThread,       ///< one thread per row (seed 001 "gbmv_s"; 002 §3.3 classical CSR)
+  SubwarpPerRow,      ///< 2..32 lanes per row, shuffle reduction (001 "gbmv_w"; 002 Alg. 3/4)
+  NnzSplitSegmented,  ///< fixed nnz chunks per warp, segmented reduction (000 §2.1.1; 002 Alg. 1)
+  MergePath,          ///< 2-D merge of row offsets and nnz (000 ref [10]; 002 §3.3)
+  SellP,              ///< sliced ELL with per-slice padding (002 §3.5)
+  PushScatter,        ///< vxm as a push over A's rows into the output (frontier-style)
+  Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
+};
+
+/// SpMM kernels (sparse x dense, N = dense width).
+enum class MxmKernel : std::uint8_t {
+  Auto,
+  CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks, vectorized over N
+  ParallelReduceVec,  ///< warp per row, vector loads of B rows, N <= 4 (000 §2.1.2)
+  RowCacheSeq,        ///< coalesced sparse-row caching in shared memory (000 §2.1.3, GE-SpMM)
+  NnzBalancedSeq,     ///< row caching with nnz-split work assignment (000 §2.2)
+  AsptTiled,          ///< row panels + dense column tiles in shared memory (004 §3-4)
+  Cusparse,           ///< cuSPARSE cusparseSpMM (baseline)
+};
+
+/// SDDMM kernels (sampled dense-dense, K = inner dimension).
+enum class SddmmKernel : std::uint8_t {
+  Auto,
+  CpuRowBalanced,  ///< CPU: OpenMP over nnz-balanced row blocks
+  Vct,             ///< vectorized coarse 1-D tiling, 16 nonzeros per block (003 §III-A)
+  Iir,             ///< integrated interleaving reduction, K <= 32 (003 §III-B)
+  Wmt,             ///< warp-merged tiling, K > 32 (003 §III-C)
+  AsptTiled,       ///< dense tiles in shared memory (004 §5)
+  Cusparse,        ///< cuSPARSE cusparseSDDMM (baseline)
+};
+
+const char* to_string(Device d);
+const char* to_string(OpKind k);
+const char* to_string(MxvKernel k);
+const char* to_string(MxmKernel k);
+const char* to_string(SddmmKernel k);
+/// Parses a kernel name as printed by to_string (e.g. "merge_path"); nullopt if unknown.
+std::optional<MxvKernel> parse_mxv_kernel(const std::string& name);
+std::optional<MxmKernel> parse_mxm_kernel(const std::string& name);
+std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name);
+std::optional<Device> parse_device(const std::string& name);
+
+/// Launch parameters a kernel may use (meaning depends on the kernel; 0 = kernel default).
+struct LaunchParams {
+  int block_threads = 0;   ///< threads per block
+  int lanes_per_row = 0;   ///< SubwarpPerRow: 2..32
+  std::int64_t items_per_worker = 0;  ///< NnzSplit / MergePath: nnz (or merge items) per warp/thread
+  int tile = 0;            ///< tiling width (SpMM column tile, SDDMM K chunk)
+  int oversubscription = 0;  ///< warps per SM multiple (002 §3.2's ω)
+};
+
+/// The planner's decision for one call.
+struct Plan {
+  OpKind op = OpKind::Mxv;
+  Device device = Device::Cpu;
+  MxvKernel mxv = MxvKernel::Auto;
+  MxmKernel mxm = MxmKernel::Auto;
+  SddmmKernel sddmm = SddmmKernel::Auto;
+  LaunchParams params;
+  bool forced = false;  ///< chosen through the descriptor, not by rules
+  bool tuned = false;   ///< chosen by timing candidates (tuning mode)
+  std::string reason;   ///< one line: why this kernel
+  /// The kernel's name for logs.
+  std::string kernel_name() const;
+  /// One-line description, the SPINDLE_LOG=plan format.
+  std::string describe() const;
+};
+
+/// True when SPINDLE_LOG contains "plan" (read once).
+bool plan_logging_enabled();
+/// Prints plan.describe() to stderr when plan logging is on.
+void log_plan(const Plan& plan);
+
+}  // namespace spindle

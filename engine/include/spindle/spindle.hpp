@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file spindle.hpp
+/// @brief Umbrella header: the engine, every operation, loaders and algorithms.
+#include "spindle/coo_builder.hpp"
+#include "spindle/dense.hpp"
+#include "spindle/descriptor.hpp"
+#include "spindle/error.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/operators.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
+#include "spindle/types.hpp"
+#include "spindle/vector.hpp"
+#include "spindle/version.hpp"
+#include "spindle/ops.hpp"

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+// Built when CUDA is off: the device queries answer "no device".
+#include "spindle/executor.hpp"
+
+namespace spindle {
+
+bool built_with_cuda() noexcept { return false; }
+bool cuda_available() noexcept { return false; }
+const DeviceCaps& device_caps() {
+  static const DeviceCaps none{};
+  return none;
+}
+
+}  // namespace spindle

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "spindle/graph.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace spindle {
+
+template <class I>
+GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
+                         const I* col_idx) {
+  GraphStats s;
+  s.rows = rows;
+  s.cols = cols;
+  s.nnz = rows > 0 ? static_cast<std::int64_t>(row_ptr[rows]) : 0;
+  s.rows_by_log2_length.assign(65, 0);
+  if (rows == 0) {
+    s.rows_by_log2_length.resize(1);
+    return s;
+  }
+  s.avg_row = static_cast<double>(s.nnz) / static_cast<double>(rows);
+  std::int64_t max_row = 0, min_row = std::numeric_limits<std::int64_t>::max(), empty = 0,
+               loops = 0;
+  double sq = 0.0;
+  const int nb = 65;
+  std::vector<std::int64_t> hist(nb, 0);
+#pragma omp parallel
+  {
+    std::vector<std::int64_t> local(nb, 0);
+    std::int64_t lmax = 0, lmin = std::numeric_limits<std::int64_t>::max(), lempty = 0, lloops = 0;
+    double lsq = 0.0;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+      lmax = std::max(lmax, len);
+      lmin = std::min(lmin, len);
+      if (len == 0) ++lempty;
+      const double d = static_cast<double>(len) - s.avg_row;
+      lsq += d * d;
+      int b = 0;
+      for (std::int64_t l = len; l > 0; l >>= 1) ++b;
+      ++local[b];
+      // Rows are sorted: the diagonal is found by binary search.
+      const I* first = col_idx + row_ptr[i];
+      const I* last = col_idx + row_ptr[i + 1];
+      const I* it = std::lower_bound(first, last, static_cast<I>(i));
+      if (it != last && *it == static_cast<I>(i)) ++lloops;
+    }
+#pragma omp critical(spindle_stats)
+    {
+      max_row = std::max(max_row, lmax);
+      min_row = std::min(min_row, lmin);
+      empty += lempty;
+      loops += lloops;
+      sq += lsq;  // order of the few per-thread partials may vary: stdv is informational only
+      for (int b = 0; b < nb; ++b) hist[b] += local[b];
+    }
+  }
+  s.max_row = max_row;
+  s.min_row = min_row;
+  s.empty_rows = empty;
+  s.self_loops = loops;
+  s.stdv_row = std::sqrt(sq / static_cast<double>(rows));
+  while (hist.size() > 1 && hist.back() == 0) hist.pop_back();
+  s.rows_by_log2_length = std::move(hist);
+  return s;
+}
+
+template GraphStats compute_stats<std::int32_t>(std::int64_t, std::int64_t, const std::int32_t*,
+                                                const std::int32_t*);
+template GraphStats compute_stats<std::int64_t>(std::int64_t, std::int64_t, const std::int64_t*,
+                                                const std::int64_t*);
+
+template <class I, class V>
+Graph<I, V>::Graph() : data_(std::make_shared<Storage>()) {
+  data_->row_ptr.assign(1, I(0));
+}
+
+template <class I, class V>
+Graph<I, V>::Graph(Unchecked, I rows, I cols, std::shared_ptr<Storage> data)
+    : rows_(rows), cols_(cols), data_(std::move(data)) {}
+
+template <class I, class V>
+Graph<I, V>::Graph(I rows, I cols, std::vector<I> row_ptr, std::vector<I> col_idx,
+                   std::vector<stored_value_type> values)
+    : rows_(rows), cols_(cols), data_(std::make_shared<Storage>()) {
+  if (rows < 0 || cols < 0) {
+    throw InvalidArgument("Graph: negative shape " + std::to_string(rows) + " x " +
+                          std::to_string(cols));
+  }
+  if (row_ptr.size() != static_cast<std::size_t>(rows) + 1) {
+    throw InvalidArgument("Graph: row_ptr has " + std::to_string(row_ptr.size()) +
+                          " entries, expected rows + 1 = " + std::to_string(rows + 1));
+  }
+  if (row_ptr[0] != 0 || row_ptr[rows] != static_cast<I>(col_idx.size())) {
+    throw InvalidArgument("Graph: row_ptr must start at 0 and end at nnz = " +
+                          std::to_string(col_idx.size()));
+  }
+  if constexpr (is_pattern) {
+    if (!values.empty()) throw InvalidArgument("Graph: a pattern graph stores no values");
+  } else {
+    if (values.size() != col_idx.size()) {
+      throw InvalidArgument("Graph: " + std::to_string(values.size()) + " values for " +
+                            std::to_string(col_idx.size()) + " stored entries");
+    }
+  }
+  std::int64_t bad_row = std::numeric_limits<std::int64_t>::max();
+  bool bad_index = false;
+#pragma omp parallel for schedule(static) reduction(min : bad_row)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+    if (row_ptr[i + 1] < row_ptr[i]) {
+      bad_row = std::min(bad_row, i);
+      continue;
+    }
+    for (I k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {
+      const I j = col_idx[k];
+      if (j < 0 || j >= cols || (k > row_ptr[i] && col_idx[k - 1] >= j)) {
+        bad_row = std::min(bad_row, i);
+        break;
+      }
+    }
+  }
+  if (bad_row != std::numeric_limits<std::int64_t>::max()) {
+    for (I k = row_ptr[bad_row]; k < row_ptr[bad_row + 1] && k >= row_ptr[bad_row]; ++k) {
+      if (col_idx[k] < 0 || col_idx[k] >= cols) bad_index = true;
+    }
+    const std::string where = "Graph: row " + std::to_string(bad_row);
+    if (bad_index) throw IndexOutOfBounds(where + " has a column index outside [0, " +
+                                          std::to_string(cols) + ")");
+    throw InvalidArgument(where + ": offsets decrease or columns are not strictly increasing");
+  }
+  data_->row_ptr = std::move(row_ptr);
+  data_->col_idx = std::move(col_idx);
+  data_->values = std::move(values);
+}
+
+template <class I, class V>
+const GraphStats& Graph<I, V>::stats() const {
+  std::lock_guard<std::recursive_mutex> lock(data_->mutex);
+  if (!data_->stats) {
+    data_->stats = std::make_unique<GraphStats>(compute_stats<I>(
+        rows_, cols_, data_->row_ptr.data(), data_->col_idx.data()));
+  }
+  return *data_->stats;
+}
+
+template <class I, class V>
+const Graph<I, V>& Graph<I, V>::transpose() const {
+  std::lock_guard<std::recursive_mutex> lock(data_->mutex);
+  if (data_->transpose) return *data_->transpose;
+  const std::int64_t n = rows_, m = cols_;
+  const std::int64_t nnz = static_cast<std::int64_t>(data_->col_idx.size());
+  auto t = std::make_shared<Storage>();
+  t->row_ptr.assign(static_cast<std::size_t>(m) + 1, I(0));
+  t->col_idx.resize(static_cast<std::size_t>(nnz));
+  if constexpr (!is_pattern) t->values.resize(static_cast<std::size_t>(nnz));
+  const I* rp = data_->row_ptr.data();
+  const I* ci = data_->col_idx.data();
+  // Column counts per thread block of rows, then an exclusive scan over (column, block): each
+  // block writes its entries to disjoint slots in row order, so the result is deterministic and
+  // every transposed row is sorted.
+  const int nthreads = std::max(1, std::min<int>(omp_get_max_threads(),
+                                                 static_cast<int>(std::max<std::int64_t>(1, nnz / 65536))));
+  std::vector<std::int64_t> bounds(nthreads + 1, 0);
+  for (int b = 0; b <= nthreads; ++b) {
+    const std::int64_t target = nnz * b / nthreads;
+    bounds[b] = std::lower_bound(rp, rp + n + 1, static_cast<I>(target)) - rp;
+  }
+  bounds[nthreads] = n;
+  std::vector<std::vector<std::int64_t>> counts(nthreads);
+#pragma omp parallel for num_threads(nthreads) schedule(static, 1)
+  for (int b = 0; b < nthreads; ++b) {
+    auto& c = counts[b];
+    c.assign(static_cast<std::size_t>(m), 0);
+    for (std::int64_t i = bounds[b]; i < bounds[b + 1]; ++i) {
+      for (I k = rp[i]; k < rp[i + 1]; ++k) ++c[ci[k]];
+    }
+  }
+  // Exclusive scan in (column, block) order.
+  std::int64_t running = 0;
+  for (std::int64_t j = 0; j < m; ++j) {
+    t->row_ptr[j] = static_cast<I>(running);
+    for (int b = 0; b < nthreads; ++b) {
+      const std::int64_t c = counts[b][j];
+      counts[b][j] = running;
+      running += c;
+    }
+  }
+  t->row_ptr[m] = static_cast<I>(running);
+#pragma omp parallel for num_threads(nthreads) schedule(static, 1)
+  for (int b = 0; b < nthreads; ++b) {
+    auto& pos = counts[b];
+    for (std::int64_t i = bounds[b]; i < bounds[b + 1]; ++i) {
+      for (I k = rp[i]; k < rp[i + 1]; ++k) {
+        const std::int64_t dst = pos[ci[k]]++;
+        t->col_idx[dst] = static_cast<I>(i);
+        if constexpr (!is_pattern) t->values[dst] = data_->values[k];
+      }
+    }
+  }
+  data_->transpose.reset(new Graph(Unchecked{}, cols_, rows_, std::move(t)));
+  return *data_->transpose;
+}
+
+template <class I, class V>
+const std::vector<I>& Graph<I, V>::out_degrees() const {
+  std::lock_guard<std::recursive_mutex> lock(data_->mutex);
+  if (!data_->out_degrees) {
+    auto d = std::make_unique<std::vector<I>>(static_cast<std::size_t>(rows_));
+    const I* rp = data_->row_ptr.data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows_); ++i) (*d)[i] = rp[i + 1] - rp[i];
+    data_->out_degrees = std::move(d);
+  }
+  return *data_->out_degrees;
+}
+
+template <class I, class V>
+const std::vector<I>& Graph<I, V>::in_degrees() const {
+  // The transpose's out-degrees are the in-degrees; counting directly avoids building it.
+  std::lock_guard<std::recursive_mutex> lock(data_->mutex);
+  if (!data_->in_degrees) {
+    auto d = std::make_unique<std::vector<I>>(static_cast<std::size_t>(cols_), I(0));
+    for (const I j : data_->col_idx) ++(*d)[j];
+    data_->in_degrees = std::move(d);
+  }
+  return *data_->in_degrees;
+}
+
+template <class I, class V>
+template <class W>
+Graph<I, W> Graph<I, V>::with_values() const {
+  using G = Graph<I, W>;
+  auto s = std::make_shared<typename G::Storage>();
+  s->row_ptr = data_->row_ptr;
+  s->col_idx = data_->col_idx;
+  if constexpr (!is_pattern_v<W>) {
+    const std::size_t nnz = data_->col_idx.size();
+    s->values.resize(nnz);
+    const V* vp = value_ptr();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < static_cast<std::int64_t>(nnz); ++k) {
+      s->values[k] = entry_value<W, V>(vp, k);
+    }
+  }
+  return G(typename G::Unchecked{}, rows_, cols_, std::move(s));
+}
+
+template <class I, class V>
+std::size_t Graph<I, V>::bytes() const noexcept {
+  return data_->row_ptr.size() * sizeof(I) + data_->col_idx.size() * sizeof(I) +
+         data_->values.size() * sizeof(stored_value_type);
+}
+
+#define SPINDLE_INSTANTIATE_GRAPH(I, V)                                 \
+  template class Graph<I, V>;                                           \
+  template Graph<I, float> Graph<I, V>::with_values<float>() const;     \
+  template Graph<I, double> Graph<I, V>::with_values<double>() const;   \
+  template Graph<I, Pattern> Graph<I, V>::with_values<Pattern>() const;
+
+SPINDLE_INSTANTIATE_GRAPH(std::int32_t, float)
+SPINDLE_INSTANTIATE_GRAPH(std::int32_t, double)
+SPINDLE_INSTANTIATE_GRAPH(std::int32_t, Pattern)
+SPINDLE_INSTANTIATE_GRAPH(std::int64_t, float)
+SPINDLE_INSTANTIATE_GRAPH(std::int64_t, double)
+SPINDLE_INSTANTIATE_GRAPH(std::int64_t, Pattern)
+
+}  // namespace spindle

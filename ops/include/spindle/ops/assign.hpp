@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file assign.hpp
+/// @brief Assignment into a vector (GrB_assign).
+
+#include <cstdint>
+#include <vector>
+
+#include "spindle/descriptor.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/operators.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle {
+
+/// w<mask>(i) = accum(w(i), s) for every i (GrB_assign with GrB_ALL).
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const Descriptor& desc = {});
+
+/// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k. Indices must be in range (IndexOutOfBounds).
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<std::int64_t>& idx,
+            const Descriptor& desc = {});
+
+/// w<mask>(idx[k]) = accum(w(idx[k]), u(k)) for each present u(k); u.size() == idx.size().
+/// Duplicate indices: the last one wins (deterministically). With replace, entries the mask
+/// does not select are removed. Indices must be in range.
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
+            const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
+
+/// w<mask> = accum(w, u) over all indices (u.size() == w.size()).
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
+            const Descriptor& desc = {});
+
+}  // namespace spindle

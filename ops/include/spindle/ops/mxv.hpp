@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file mxv.hpp
+/// @brief Sparse matrix x vector over a semiring (SpMV), GraphBLAS GrB_mxv / GrB_vxm.
+
+#include "spindle/descriptor.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/operators.hpp"
+#include "spindle/semiring.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle {
+
+/// w<mask> = accum(w, A ⊕.⊗ u): t(i) = ⊕_j mul(A(i,j), u(j)) over the stored A(i,j) whose u(j)
+/// is present; t(i) is absent when no term exists. With desc.transpose_a, A^T is used.
+/// Then for each i: where the mask selects i, w(i) = accum(w(i), t(i)) (or t(i) without an
+/// accumulator; an absent t(i) removes w(i) then); elsewhere w(i) is kept, or removed when
+/// desc.replace is set.
+/// @param w       output, size rows(A) (cols(A) with transpose_a); also an input with accum
+/// @param mask    write mask over w (Mask{} for none), size must equal w's
+/// @param accum   Accum::none() or an accumulator
+/// @param s       semiring traits object (semiring.hpp), value type T
+/// @param A       the graph; pattern graphs contribute 1 for each stored entry
+/// @param u       input vector, size cols(A) (rows(A) with transpose_a); must not alias w
+/// @param desc    transpose_a, replace, device, forced kernel
+/// @throws DimensionMismatch on shape errors, InvalidArgument if u aliases w,
+///         Unsupported for Device::Cuda in a build without CUDA, DeviceError on CUDA failures.
+/// Deterministic: results are bit-identical run to run and for any thread count.
+template <class S, class I, class V>
+void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
+         const Graph<I, V>& A, const Vector<typename S::value_type>& u,
+         const Descriptor& desc = {});
+
+/// w<mask> = accum(w, u ⊕.⊗ A): t(j) = ⊕_i mul(u(i), A(i,j)). Runs as mxv over the cached
+/// transpose or as a push kernel (the planner decides). Same parameters and throws as mxv.
+template <class S, class I, class V>
+void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
+         const Vector<typename S::value_type>& u, const Graph<I, V>& A,
+         const Descriptor& desc = {});
+
+/// The plan mxv would use for this call (without running it): for `spindle info --explain`,
+/// tests and logs.
+template <class S, class I, class V>
+Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc = {});
+
+}  // namespace spindle

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file sddmm.hpp
+/// @brief Sampled dense-dense matrix product over a sparse pattern (SDDMM).
+
+#include <vector>
+
+#include "spindle/dense.hpp"
+#include "spindle/descriptor.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/operators.hpp"
+#include "spindle/semiring.hpp"
+
+namespace spindle {
+
+/// For every stored S(i,j), in S's storage order:
+///   out[k] = accum(out[k], mul(S(i,j), ⊕_c mul(X(i,c), Y(j,c))))
+/// i.e. the sampled product S ∘ (X Y^T) with X rows(S) x K and Y cols(S) x K, both row-major.
+/// Pattern S contributes 1. K = 0 gives the identity of add for every entry.
+/// @param out  nnz(S) values aligned with S.col_idx(); resized when accum is none
+/// @throws DimensionMismatch (X.cols() != Y.cols(), X.rows() != rows(S), Y.rows() != cols(S)).
+template <class Sr, class I, class V>
+void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr s, const Graph<I, V>& S,
+           const DenseMatrix<typename Sr::value_type>& X,
+           const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc = {});
+
+template <class Sr, class I, class V>
+void sddmm(std::vector<typename Sr::value_type>& out, Sr s, const Graph<I, V>& S,
+           const DenseMatrix<typename Sr::value_type>& X,
+           const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc = {}) {
+  sddmm(out, Accum::none(), s, S, X, Y, desc);
+}
+
+template <class Sr, class I, class V>
+Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc = {});
+
+}  // namespace spindle

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "spindle/coo_builder.hpp"
+#include "spindle/graph.hpp"
+
+namespace spindle {
+namespace {
+
+TEST(Graph, EmptyGraphHasZeroShapeAndStats) {
+  Graph<std::int32_t, float> g;
+  EXPECT_EQ(g.rows(), 0);
+  EXPECT_EQ(g.nnz(), 0);
+  EXPECT_EQ(g.stats().nnz, 0);
+  EXPECT_EQ(g.transpose().rows(), 0);
+}
+
+TEST(Graph, ConstructorRejectsUnsortedColumns) {
+  EXPECT_THROW((Graph<std::int32_t, float>(2, 3, {0, 2, 2}, {2, 1}, {1.f, 2.f})), InvalidArgument);
+}
+
+TEST(Graph, ConstructorRejectsColumnOutOfRange) {
+  EXPECT_THROW((Graph<std::int32_t, float>(2, 3, {0, 1, 2}, {0, 3}, {1.f, 2.f})), IndexOutOfBounds);
+}
+
+TEST(Graph, ConstructorRejectsValueCountMismatch) {
+  EXPECT_THROW((Graph<std::int32_t, double>(1, 3, {0, 2}, {0, 1}, {1.0})), InvalidArgument);
+  EXPECT_THROW((Graph<std::int32_t, Pattern>(1, 3, {0, 2}, {0, 1}, {1})), InvalidArgument);
+}
+
+TEST(CooBuilder, SortsRowsAndSumsDuplicatesByDefaultForWeighted) {
+  Coo<std::int32_t> coo;
+  coo.rows = 3;
+  coo.cols = 3;
+  coo.row = {2, 0, 0, 2, 0};
+  coo.col = {1, 2, 0, 1, 2};
+  coo.val = {1, 2, 3, 4, 5};
+  auto g = build_graph<std::int32_t, double>(coo);
+  EXPECT_EQ(g.nnz(), 3);
+  EXPECT_EQ(g.row_ptr(), (std::vector<std::int32_t>{0, 2, 2, 3}));
+  EXPECT_EQ(g.col_idx(), (std::vector<std::int32_t>{0, 2, 1}));
+  EXPECT_EQ(g.values(), (std::vector<double>{3, 7, 5}));
+}
+
+TEST(CooBuilder, DuplicatePoliciesKeepFirstLastAndError) {
+  Coo<std::int64_t> coo;
+  coo.rows = 2;
+  coo.cols = 2;
+  coo.row = {0, 0, 0};
+  coo.col = {1, 1, 1};
+  coo.val = {1, 2, 3};
+  BuildOptions o;
+  o.duplicates = DuplicatePolicy::KeepFirst;
+  EXPECT_EQ((build_graph<std::int64_t, float>(coo, o).values()), (std::vector<float>{1}));
+  o.duplicates = DuplicatePolicy::KeepLast;
+  EXPECT_EQ((build_graph<std::int64_t, float>(coo, o).values()), (std::vector<float>{3}));
+  o.duplicates = DuplicatePolicy::Error;
+  EXPECT_THROW((build_graph<std::int64_t, float>(coo, o)), InvalidArgument);
+}
+
+TEST(CooBuilder, PatternCollapsesDuplicatesAndSymmetrizes) {
+  Coo<std::int32_t> coo;
+  coo.rows = 3;
+  coo.cols = 3;
+  coo.row = {0, 1, 0, 2};
+  coo.col = {1, 0, 1, 2};
+  BuildOptions o;
+  o.symmetrize = true;
+  auto g = build_graph<std::int32_t, Pattern>(coo, o);
+  EXPECT_EQ(g.nnz(), 3);  // (0,1), (1,0), (2,2)
+  EXPECT_EQ(g.stats().self_loops, 1);
+  o.self_loops = SelfLoopPolicy::Drop;
+  EXPECT_EQ((build_graph<std::int32_t, Pattern>(coo, o).nnz()), 2);
+}
+
+TEST(CooBuilder, RejectsIndexOutsideShape) {
+  Coo<std::int32_t> coo;
+  coo.rows = 2;
+  coo.cols = 2;
+  coo.row = {0, 2};
+  coo.col = {0, 0};
+  EXPECT_THROW((build_graph<std::int32_t, Pattern>(coo)), IndexOutOfBounds);
+}
+
+TEST(CooBuilder, RefusesNonFiniteWhenAsked) {
+  Coo<std::int32_t> coo;
+  coo.rows = 1;
+  coo.cols = 1;
+  coo.row = {0};
+  coo.col = {0};
+  coo.val = {std::numeric_limits<double>::quiet_NaN()};
+  BuildOptions o;
+  o.allow_nonfinite = false;
+  EXPECT_THROW((build_graph<std::int32_t, double>(coo, o)), InvalidArgument);
+}
+
+TEST(Graph, TransposeAndStatsMatchNaiveOnRandomGraph) {
+  std::mt19937_64 rng(7);
+  const int n = 300, m = 170;
+  Coo<std::int32_t> coo;
+  coo.rows = n;
+  coo.cols = m;
+  std::vector<std::vector<double>> dense(n, std::vector<double>(m, 0.0));
+  for (int k = 0; k < 5000; ++k) {
+    int i = static_cast<int>(rng() % n), j = static_cast<int>(rng() % m);
+    if (i % 7 == 3) continue;  // empty rows
+    double v = static_cast<double>(rng() % 100) + 1;
+    coo.row.push_back(i);
+    coo.col.push_back(j);
+    coo.val.push_back(v);
+    dense[i][j] += v;
+  }
+  auto g = build_graph<std::int32_t, double>(coo);
+  const auto& t = g.transpose();
+  ASSERT_EQ(t.rows(), m);
+  ASSERT_EQ(t.cols(), n);
+  ASSERT_EQ(t.nnz(), g.nnz());
+  for (int j = 0; j < m; ++j) {
+    for (auto k = t.row_ptr()[j]; k < t.row_ptr()[j + 1]; ++k) {
+      EXPECT_EQ(t.values()[k], dense[t.col_idx()[k]][j]);
+    }
+  }
+  std::int64_t empty = 0, maxr = 0, nnz = 0;
+  for (int i = 0; i < n; ++i) {
+    int len = 0;
+    for (int j = 0; j < m; ++j) len += dense[i][j] != 0;
+    empty += len == 0;
+    maxr = std::max<std::int64_t>(maxr, len);
+    nnz += len;
+    EXPECT_EQ(g.out_degrees()[i], len);
+  }
+  EXPECT_EQ(g.stats().empty_rows, empty);
+  EXPECT_EQ(g.stats().max_row, maxr);
+  EXPECT_EQ(g.stats().nnz, nnz);
+  EXPECT_NEAR(g.stats().avg_row, static_cast<double>(nnz) / n, 1e-12);
+  for (int j = 0; j < m; ++j) EXPECT_EQ(g.in_degrees()[j], t.row_length(j));
+}
+
+TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {
+  Graph<std::int32_t, Pattern> p(2, 2, {0, 1, 2}, {1, 0});
+  auto f = p.with_values<float>();
+  EXPECT_EQ(f.values(), (std::vector<float>{1.f, 1.f}));
+  EXPECT_EQ(f.with_values<Pattern>().nnz(), 2);
+}
+
+}  // namespace
+}  // namespace spindle
