@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file dense_gemm.hpp
+/// @brief Dense × dense product used by GCN inference, behind one swappable call (BLAS on the
+/// CPU when the build found one, a cache-blocked loop otherwise; cuBLAS on CUDA later).
+
+#include "spindle/dense.hpp"
+#include "spindle/plan.hpp"
+
+namespace spindle {
+
+/// C = A · B for row-major dense matrices (A: m × k, B: k × n, C resized to m × n).
+/// CPU: cblas_{s,d}gemm when the build defines SPINDLE_HAS_BLAS, else an OpenMP cache-blocked
+/// loop (each C element is summed by one thread in a fixed order, so it is deterministic for any
+/// thread count). k = 0 gives zeros.
+/// @param device  Auto resolves as everywhere (executor.hpp)
+/// @throws DimensionMismatch when A.cols() != B.rows(); Unsupported for Device::Cuda until the
+///         CUDA backend provides it (or in a build without CUDA).
+template <class T>
+void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
+          Device device = Device::Auto);
+
+/// True when gemm() on the CPU calls a BLAS library (for logs and benchmarks).
+bool gemm_uses_blas() noexcept;
+
+}  // namespace spindle

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file gcn.hpp
+/// @brief Graph convolutional network inference (Kipf & Welling), written against the ops/ API
+/// (SpMM through spindle::mxm) and the swappable dense gemm().
+
+#include <cstdint>
+#include <vector>
+
+#include "spindle/dense.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle {
+
+/// The weights of a GCN: layer l maps width d_l to d_{l+1} with H' = σ(Â H W_l + b_l).
+template <class T>
+struct GcnModel {
+  /// W_l, each d_l × d_{l+1} (row-major). weights[l].cols() == weights[l+1].rows().
+  std::vector<DenseMatrix<T>> weights;
+  /// b_l, each of size d_{l+1} (full vectors). Same count as weights.
+  std::vector<Vector<T>> biases;
+  std::size_t num_layers() const noexcept { return weights.size(); }
+};
+
+/// Per-layer multiplication order.
+enum class GcnOrder : std::uint8_t {
+  Auto,            ///< per layer, the one with fewer flops (aggregate on the narrower side)
+  AggregateFirst,  ///< (Â H) W
+  TransformFirst,  ///< Â (H W)
+};
+
+/// Options of gcn_inference() and gcn_normalize().
+struct GcnOptions {
+  /// Multiplication order per layer (results agree up to rounding).
+  GcnOrder order = GcnOrder::Auto;
+  /// Build Â from the graph's values instead of its structure (every edge 1).
+  bool weighted = false;
+  /// Aggregate over in-neighbors: use Aᵀ (PyTorch Geometric's GCNConv with the default
+  /// source_to_target flow, whose degrees are in-degrees). Off: Â is built from A's rows and
+  /// row i aggregates its out-neighbors (Kipf's formula). Same result on symmetric graphs.
+  bool in_edges = false;
+  /// Where the ops run (Auto: CUDA when available). Resolved once per call.
+  Device device = Device::Auto;
+  /// Forces an SpMM kernel (Auto: the planner decides).
+  MxmKernel mxm_kernel = MxmKernel::Auto;
+};
+
+/// Â = D^-1/2 (A + I) D^-1/2, with D the row sums of A + I. A + I adds a unit self-loop only
+/// where the diagonal entry is missing (existing self-loops keep their value, as PyTorch
+/// Geometric's add_remaining_self_loops). Built once through add_identity, reduce_rows, apply
+/// (RSqrt) and scale. A row whose sum is 0 gets D^-1/2 = 0.
+/// @throws InvalidArgument on a non-square graph.
+template <class T, class I, class V>
+Graph<I, T> gcn_normalize(const Graph<I, V>& A, const GcnOptions& options = {});
+
+/// True when layer (in_width -> out_width) aggregates before transforming under `order`
+/// (Auto: when in_width <= out_width, since aggregation costs nnz × width).
+bool gcn_aggregate_first(std::int64_t in_width, std::int64_t out_width, GcnOrder order) noexcept;
+
+/// Runs every layer: H_0 = X, H_{l+1} = ReLU(Â H_l W_l + b_l) between layers, no activation after
+/// the last (logits / embeddings). Â is computed once (gcn_normalize).
+/// @param A  square graph
+/// @param X  features, A.rows() × d_0
+/// @return   A.rows() × d_L
+/// @throws InvalidArgument on a non-square graph or an empty model; DimensionMismatch when X or a
+///         layer's shapes do not chain; Unsupported / DeviceError as the ops.
+template <class T, class I, class V>
+DenseMatrix<T> gcn_inference(const Graph<I, V>& A, const DenseMatrix<T>& X,
+                             const GcnModel<T>& model, const GcnOptions& options = {});
+
+/// The same, with Â already normalized (gcn_normalize), e.g. to reuse it across calls.
+template <class T, class I>
+DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMatrix<T>& X,
+                                        const GcnModel<T>& model, const GcnOptions& options = {});
+
+/// Glorot-uniform weights (U(±√(6/(d_in+d_out)))) and zero biases for widths
+/// in_dim -> layer_sizes[0] -> layer_sizes[1] ... from a seed (std::mt19937_64; the same seed
+/// gives the same model on every platform).
+/// @throws InvalidArgument when a width is < 1 or layer_sizes is empty.
+template <class T>
+GcnModel<T> glorot_model(std::int64_t in_dim, const std::vector<std::int64_t>& layer_sizes,
+                         std::uint64_t seed);
+
+/// rows × cols features drawn uniformly from [-1, 1) from a seed (std::mt19937_64).
+template <class T>
+DenseMatrix<T> random_features(std::int64_t rows, std::int64_t cols, std::uint64_t seed);
+
+}  // namespace spindle

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file pagerank.hpp
+/// @brief PageRank with explicit, documented conventions (and presets reproducing networkx, the
+/// GAP benchmark suite and Boost.Graph), written only against the ops/ API so the same code runs
+/// on every backend.
+///
+/// Conventions of the input graph: A(u, v) stored means an edge u -> v. Rank flows along edges,
+/// so a vertex's new rank sums the contributions of its in-neighbors (t = A^T (x ./ outdeg)).
+/// Self-loops are ordinary edges (they count in the out-degree). A vertex with no out-edges
+/// (or, with `weighted`, whose out-weights sum to 0) is *dangling*.
+
+#include <cstdint>
+#include <vector>
+
+#include "spindle/graph.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle {
+
+/// Which PageRank convention to reproduce. For every preset the iteration starts from the uniform
+/// vector 1/n and `tol` is compared with the L1 norm of the change between two iterates.
+///
+/// | preset   | teleport           | dangling rank                     | stop test            |
+/// |----------|--------------------|-----------------------------------|----------------------|
+/// | Default  | (1-α)·p            | redistributed by p                | ‖x'-x‖₁ < tol        |
+/// | NetworkX | (1-α)·p            | redistributed by p                | ‖x'-x‖₁ < n·tol      |
+/// | Gap      | (1-α)·p            | lost (ranks may sum to < 1)       | ‖x'-x‖₁ < tol        |
+/// | Boost    | (1-α) (not over n) | lost                              | exactly max_iter (20)|
+///
+/// p is the personalization vector (normalized to sum 1) or uniform 1/n.
+enum class PageRankPreset : std::uint8_t {
+  /// x' = α·Aᵀ(x./outdeg) + (α·Σ_dangling x + 1-α)·p; ranks sum to 1.
+  Default,
+  /// networkx.pagerank (pagerank_scipy): as Default, but stops when ‖x'-x‖₁ < n·tol.
+  NetworkX,
+  /// GAP benchmark suite (pr.cc, Jacobi form): x' = (1-α)/n + α·Aᵀ(x./outdeg); dangling vertices
+  /// do not redistribute their rank.
+  Gap,
+  /// boost::graph::page_rank: unnormalized r' = (1-α) + α·Aᵀ(r./outdeg), starting at 1/n, exactly
+  /// max_iter iterations (default 20), no dangling redistribution. No personalization.
+  Boost,
+};
+
+/// "default", "networkx", "gap", "boost".
+const char* to_string(PageRankPreset p);
+
+/// Options of pagerank(). Unset fields take the preset's defaults.
+struct PageRankOptions {
+  /// Damping factor α in [0, 1]: the probability of following an edge. InvalidArgument outside.
+  double alpha = 0.85;
+  /// Tolerance on the L1 norm of the change between two iterates (scaled by n for the NetworkX
+  /// preset; ignored by Boost). Must be >= 0.
+  double tol = 1e-6;
+  /// Iteration limit; -1 means the preset's default (100; 20 for Boost, which always runs exactly
+  /// this many iterations). Must be >= -1.
+  int max_iter = -1;
+  /// Personalization weights p(v), one per vertex (internal 0-based ids), or empty for uniform.
+  /// Teleport and dangling redistribution follow p (networkx semantics). Normalized to sum 1
+  /// internally; entries must be finite and >= 0 with a positive sum (InvalidArgument otherwise).
+  /// Not supported by the Boost preset (InvalidArgument).
+  std::vector<double> personalization;
+  /// Use edge values as transition weights, normalized by the weighted out-degree (row sum). Off
+  /// by default: only the structure is used (every edge weighs 1). Requires non-negative values
+  /// (InvalidArgument). Has no effect on pattern graphs.
+  bool weighted = false;
+  /// The convention to reproduce (see PageRankPreset).
+  PageRankPreset preset = PageRankPreset::Default;
+  /// Where the ops run (Auto: CUDA when available). Resolved once per call.
+  Device device = Device::Auto;
+  /// Forces an mxv/vxm kernel (Auto: the planner decides).
+  MxvKernel mxv_kernel = MxvKernel::Auto;
+};
+
+/// Result of pagerank().
+template <class T>
+struct PageRankResult {
+  /// rank of every vertex (full vector, internal ids).
+  Vector<T> ranks;
+  /// Number of iterations (rank updates) performed.
+  int iterations = 0;
+  /// L1 norm of the change in the last iteration (0 when no iteration ran).
+  double residual = 0.0;
+  /// True when the stop test was met within max_iter (Boost: whether the last change was below
+  /// tol; it runs max_iter iterations regardless). Non-convergence is not an error.
+  bool converged = false;
+};
+
+/// PageRank of the square graph A, in precision T (float or double).
+///
+/// Per iteration (Default/NetworkX/Gap): one vxm over A (plus_times; a pattern graph unless
+/// `weighted`), the scaling by α/outdeg, the dangling sum (a reduce over the dangling entries),
+/// the teleport term and the L1 residual: a handful of vector ops that a backend can fuse.
+/// Degenerate inputs: 0 vertices gives empty ranks (converged, 0 iterations); a graph with no
+/// edges gives the uniform 1/n (Default/NetworkX) after one iteration.
+///
+/// @tparam T  precision of the ranks and of the arithmetic (float or double)
+/// @param A   square graph; edge u -> v is A(u, v)
+/// @param options  see PageRankOptions
+/// @throws InvalidArgument on a non-square graph, bad options, a personalization vector of the
+///         wrong size / negative / zero sum, negative weights with `weighted`;
+///         Unsupported for Device::Cuda in a build without CUDA; DeviceError on CUDA failures.
+/// Deterministic on the CPU backend (same bits for any thread count).
+template <class T, class I, class V>
+PageRankResult<T> pagerank(const Graph<I, V>& A, const PageRankOptions& options = {});
+
+}  // namespace spindle
