@@ -1,18 +1,117 @@
 // SPDX-License-Identifier: Apache-2.0
 // spindle: command-line front end. Subcommands live in their own files (cmd_*.cpp) and register
-// in commands.hpp; this file only parses the first word and maps exceptions to exit codes.
+// in commands.hpp; this file only picks the subcommand and maps exceptions to exit codes:
+// 0 success, 1 failure (spindle::Error, I/O, out of memory), 2 usage error.
 #include <cstdio>
-#include <cstring>
+#include <exception>
+#include <new>
 #include <string>
+#include <vector>
 
-#include "spindle/graph.hpp"
+#include "args.hpp"
+#include "commands.hpp"
+#include "spindle/error.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/version.hpp"
 
-int main(int argc, char** argv) {
-  if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0)) {
-    std::printf("spindle %s\n", spindle::version());
+namespace {
+
+using spindle::cli::Command;
+using spindle::cli::commands;
+using spindle::cli::UsageError;
+
+void print_overview(std::FILE* out) {
+  std::fprintf(out,
+               "usage: spindle <command> [options]\n"
+               "       spindle <command> --help\n\n"
+               "Spindle %s: GraphBLAS-flavored graph analytics on CPU%s.\n\n"
+               "Commands:\n",
+               spindle::version(), spindle::built_with_cuda() ? " and CUDA" : "");
+  for (const Command& c : commands()) std::fprintf(out, "  %-17s %s\n", c.name, c.summary);
+  std::fprintf(out,
+               "\nInputs: .mtx is Matrix Market (1-based ids); anything else is an edge list "
+               "(one\n'source target [weight]' per line, ids kept as labels).\n"
+               "Environment: SPINDLE_LOG=plan prints the planner's kernel choice per operation;\n"
+               "OMP_NUM_THREADS (or --threads) sets CPU threads.\n"
+               "Exit status: 0 success, 1 failure, 2 usage error.\n");
+}
+
+// Error messages must stay one line on stderr (scripts grep them).
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+const Command* find_command(const std::string& name) {
+  for (const Command& c : commands()) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+std::string suggest_command(const std::string& word) {
+  std::string best;
+  std::size_t best_d = 3;
+  for (const Command& c : commands()) {
+    std::size_t d = spindle::cli::edit_distance(word, c.name);
+    if (d < best_d) {
+      best_d = d;
+      best = c.name;
+    }
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    print_overview(stderr);
+    return 2;
+  }
+  std::string first = argv[1];
+  if (first == "--help" || first == "-h") {
+    print_overview(stdout);
     return 0;
   }
-  std::printf("usage: spindle <command> [options]\n");
-  return argc >= 2 ? 2 : 0;
+  if (first == "--version" || first == "-V") {
+    std::printf("spindle %s (%s)\n", spindle::version(),
+                spindle::built_with_cuda() ? "CUDA backend built in" : "CPU only");
+    return 0;
+  }
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (first == "help") {  // `spindle help pagerank` == `spindle pagerank --help`
+    if (rest.empty()) {
+      print_overview(stdout);
+      return 0;
+    }
+    first = rest[0];
+    rest = {"--help"};
+  }
+  if (!first.empty() && first[0] == '-') {
+    throw UsageError("unknown option '" + first + "' before the command; see 'spindle --help'");
+  }
+  const Command* cmd = find_command(first);
+  if (!cmd) {
+    throw UsageError("unknown command '" + first + "'" + suggest_command(first) +
+                     "; see 'spindle --help'");
+  }
+  return cmd->run(rest);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "spindle: error: %s\n", one_line(e.what()).c_str());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "spindle: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spindle: error: %s\n", one_line(e.what()).c_str());
+    return 1;
+  }
 }

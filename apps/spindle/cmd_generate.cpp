@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "args.hpp"
+#include "commands.hpp"
+#include "spindle/error.hpp"
+
+namespace spindle::cli {
+
+int cmd_generate(const std::vector<std::string>& args) {
+  ArgParser p("generate", "[options]", "Not available yet in this build.");
+  if (!p.parse(args)) return 0;
+  throw Unsupported("generate: not available yet");
+}
+
+}  // namespace spindle::cli

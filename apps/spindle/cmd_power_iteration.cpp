@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "args.hpp"
+#include "commands.hpp"
+#include "spindle/error.hpp"
+
+namespace spindle::cli {
+
+int cmd_power_iteration(const std::vector<std::string>& args) {
+  ArgParser p("power_iteration", "[options]", "Not available yet in this build.");
+  if (!p.parse(args)) return 0;
+  throw Unsupported("power_iteration: not available yet");
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "common.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdlib>
+#include <limits>
+
+#include "spindle/executor.hpp"
+
+namespace spindle::cli {
+
+bool stderr_is_terminal() {
+  static const bool tty = ::isatty(STDERR_FILENO) == 1;
+  return tty;
+}
+
+void progress(const char* fmt, ...) {
+  if (!stderr_is_terminal()) return;
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::fputs("spindle: ", stderr);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+}
+
+void warn(const char* fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::fputs("spindle: warning: ", stderr);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.0f us", s * 1e6);
+  } else if (s < 1.0) {
+    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
+  }
+  return buf;
+}
+
+std::string format_number(double v) {
+  char buf[40];
+  for (int prec = 6; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+void add_exec_flags(ArgParser& p, ExecFlags which) {
+  p.group("Execution");
+  if (which.device) {
+    p.option("device", "D", "auto",
+             "auto|cpu|cuda; auto uses CUDA when this build has it and a GPU is visible");
+  }
+  if (which.precision) {
+    p.option("precision", "P", "float on cuda, double on cpu", "float|double arithmetic");
+  }
+  if (which.kernel) {
+    p.option("kernel", "NAME", "auto",
+             "force the mxv kernel instead of the planner's pick (names as in "
+             "'spindle info --explain'; a kernel that cannot run the call falls back, logged "
+             "with SPINDLE_LOG=plan)");
+  }
+  p.option("threads", "N", "OMP_NUM_THREADS or all cores",
+           "CPU threads (results do not depend on it)");
+}
+
+Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {
+  Execution ex;
+  if (p.has("threads")) {
+    ex.threads = static_cast<int>(p.integer("threads", 0, 1, 4096));
+    omp_set_num_threads(ex.threads);
+  }
+  ex.threads = omp_get_max_threads();
+  Device requested = Device::Cpu;
+  if (which.device) {
+    std::string name = p.choice("device", "auto", {"auto", "cpu", "cuda"});
+    requested = *parse_device(name);
+  }
+  ex.device = resolve_device(requested);
+  ex.desc.device = ex.device;
+  ex.use_double = ex.device != Device::Cuda;
+  if (which.precision) {
+    std::string prec =
+        p.choice("precision", ex.use_double ? "double" : "float", {"float", "double"});
+    ex.use_double = prec == "double";
+  }
+  if (which.kernel && p.has("kernel")) {
+    std::string name = *p.get("kernel");
+    auto k = parse_mxv_kernel(name);
+    if (!k) {
+      std::string list;
+      for (auto kk : {MxvKernel::Auto, MxvKernel::CpuRowBalanced, MxvKernel::RowPerThread,
+                      MxvKernel::SubwarpPerRow, MxvKernel::NnzSplitSegmented, MxvKernel::MergePath,
+                      MxvKernel::SellP, MxvKernel::PushScatter, MxvKernel::Cusparse}) {
+        list += (list.empty() ? "" : "|") + std::string(to_string(kk));
+      }
+      p.fail("--kernel must be one of " + list + ", got '" + name + "'");
+    }
+    ex.desc.mxv_kernel = *k;
+  }
+  return ex;
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file common.hpp
+/// @brief Small pieces every subcommand shares: execution flags (--threads, --device,
+/// --kernel, --precision), stderr-only progress when stderr is a terminal, timers.
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "args.hpp"
+#include "spindle/descriptor.hpp"
+#include "spindle/plan.hpp"
+
+namespace spindle::cli {
+
+/// True when stderr is a terminal: progress and timings are printed only then, so pipes and
+/// logs see nothing but results and errors.
+bool stderr_is_terminal();
+
+/// Prints one progress/timing line on stderr when it is a terminal (printf-style).
+void progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Prints a warning line on stderr (always; warnings matter in logs too).
+void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Wall-clock stopwatch.
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Human-readable duration ("812 ms", "3.41 s").
+std::string format_seconds(double s);
+
+/// Which execution flags a command offers.
+struct ExecFlags {
+  bool device = false;     ///< --device auto|cpu|cuda
+  bool precision = false;  ///< --precision float|double
+  bool kernel = false;     ///< --kernel NAME (forces the mxv kernel)
+};
+
+/// Declares --threads and the requested execution flags in an "Execution" group.
+void add_exec_flags(ArgParser& p, ExecFlags which);
+
+/// The parsed execution settings.
+struct Execution {
+  Device device = Device::Cpu;  ///< resolved (never Auto)
+  bool use_double = true;       ///< --precision (float default on CUDA, double on CPU)
+  Descriptor desc;              ///< device + forced kernel, for ops and algorithms
+  int threads = 0;              ///< OpenMP threads in use
+};
+
+/// Applies --threads (omp_set_num_threads), resolves --device (a usage error for an unknown
+/// name, spindle::Unsupported when CUDA is asked for but absent), parses --kernel against the
+/// mxv kernel names and picks the precision default for the device.
+Execution apply_exec_flags(const ArgParser& p, ExecFlags which);
+
+/// "%.6g"-style formatting that round-trips doubles (shortest form, %.17g worst case).
+std::string format_number(double v);
+
+}  // namespace spindle::cli
