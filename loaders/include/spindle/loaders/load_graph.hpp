@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file load_graph.hpp
+/// @brief One entry point for "read a graph from this file, whatever its format" (CLI, tools).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spindle/loaders/edge_list.hpp"
+#include "spindle/loaders/matrix_market.hpp"
+
+namespace spindle {
+
+/// Graph file formats Spindle reads and writes.
+enum class GraphFileFormat : std::uint8_t { MatrixMarket, EdgeList };
+
+const char* to_string(GraphFileFormat f);
+
+/// Guesses the format of a file: names ending in `.mtx` or `.mm` are Matrix Market; any other
+/// name is Matrix Market when its first bytes are `%%MatrixMarket`
+/// (case-insensitive), else an edge list. A file that cannot be opened is guessed from its
+/// name alone (so output paths can be classified too).
+GraphFileFormat guess_graph_format(const std::string& path);
+
+/// Options for load_graph(): one set per format; the shared ones (threads, progress,
+/// allow_nonfinite, build policies) must be set in the struct of the format being read.
+struct LoadGraphOptions {
+  MatrixMarketOptions matrix_market{};
+  EdgeListOptions edge_list{};
+};
+
+/// A graph with where it came from.
+template <class I, class V>
+struct LoadedGraph {
+  Graph<I, V> graph;
+  GraphFileFormat format = GraphFileFormat::MatrixMarket;
+  /// Matrix Market header (default-constructed for edge lists).
+  MatrixMarketHeader header{};
+  /// Original vertex labels (edge lists); empty for Matrix Market (ids are 1-based indices).
+  std::vector<std::string> labels;
+  bool labels_are_integers = true;
+};
+
+/// Reads a graph from a Matrix Market file or an edge list (see guess_graph_format()).
+/// @throws whatever read_matrix_market() / read_edge_list() throw.
+template <class I, class V>
+LoadedGraph<I, V> load_graph(const std::string& path, const LoadGraphOptions& options = {});
+
+/// Writes a graph in the given format (labels are used by edge lists only; may be empty).
+/// Atomic like the underlying writers.
+template <class I, class V>
+void save_graph(const std::string& path, const Graph<I, V>& graph, GraphFileFormat format,
+                const std::vector<std::string>& labels = {});
+
+}  // namespace spindle
