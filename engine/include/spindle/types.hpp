@@ -80,10 +80,14 @@ template <class To, class From>
 To checked_cast(From v, const char* what) {
   static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
   if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
-    if (v < static_cast<From>(std::numeric_limits<To>::min()) ||
-        v > static_cast<From>(std::numeric_limits<To>::max())) {
-      throw InvalidArgument(std::string(what) + " = " + std::to_string(v) +
-                            " does not fit in the index type");
+    // Only a narrower To can lose values; comparing in From's type is exact then (casting To's
+    // limits to a narrower From would truncate them and refuse every widening).
+    if constexpr (sizeof(From) > sizeof(To)) {
+      if (v < static_cast<From>(std::numeric_limits<To>::min()) ||
+          v > static_cast<From>(std::numeric_limits<To>::max())) {
+        throw InvalidArgument(std::string(what) + " = " + std::to_string(v) +
+                              " does not fit in the index type");
+      }
     }
   } else {
     if constexpr (std::is_signed_v<From>) {
