@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+/// @file dense_gemm.cpp
+/// @brief C = A·B for dense row-major matrices: BLAS when the build found one, else a
+/// cache-blocked OpenMP loop. A dense helper for GCN, not a sparse kernel.
+
+#include "spindle/algorithms/dense_gemm.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "spindle/error.hpp"
+#include "spindle/executor.hpp"
+
+#if defined(SPINDLE_HAS_BLAS)
+// The Fortran entry points exist in every BLAS (reference, OpenBLAS, MKL, BLIS), unlike cblas.h,
+// so we declare them ourselves. LP64 integers; the hidden string lengths follow gfortran's ABI.
+extern "C" {
+void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
+            const float* beta, float* c, const int* ldc, std::size_t, std::size_t);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+}
+#endif
+
+namespace spindle {
+namespace {
+
+// Blocks sized so a K-panel of B (kBlockK x kBlockN) stays in L2 while rows of A stream by.
+constexpr std::int64_t kBlockK = 128;
+constexpr std::int64_t kBlockN = 512;
+
+template <class T>
+void gemm_blocked(T* c, const T* a, const T* b, std::int64_t m, std::int64_t n, std::int64_t k) {
+  std::fill(c, c + m * n, T(0));
+  for (std::int64_t j0 = 0; j0 < n; j0 += kBlockN) {
+    const std::int64_t j1 = std::min(n, j0 + kBlockN);
+    for (std::int64_t k0 = 0; k0 < k; k0 += kBlockK) {
+      const std::int64_t k1 = std::min(k, k0 + kBlockK);
+      // Each row of C is owned by one thread and summed over k in increasing order: the result
+      // does not depend on the thread count.
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < m; ++i) {
+        T* ci = c + i * n;
+        const T* ai = a + i * k;
+        for (std::int64_t kk = k0; kk < k1; ++kk) {
+          const T aik = ai[kk];
+          const T* bk = b + kk * n;
+          for (std::int64_t j = j0; j < j1; ++j) ci[j] += aik * bk[j];
+        }
+      }
+    }
+  }
+}
+
+#if defined(SPINDLE_HAS_BLAS)
+inline bool fits_int(std::int64_t v) { return v <= INT_MAX; }
+
+// Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: call gemm with the operands swapped.
+inline void blas_gemm(float* c, const float* a, const float* b, int m, int n, int k) {
+  const float one = 1.0f, zero = 0.0f;
+  sgemm_("N", "N", &n, &m, &k, &one, b, &n, a, &k, &zero, c, &n, 1, 1);
+}
+inline void blas_gemm(double* c, const double* a, const double* b, int m, int n, int k) {
+  const double one = 1.0, zero = 0.0;
+  dgemm_("N", "N", &n, &m, &k, &one, b, &n, a, &k, &zero, c, &n, 1, 1);
+}
+#endif
+
+}  // namespace
+
+bool gemm_uses_blas() noexcept {
+#if defined(SPINDLE_HAS_BLAS)
+  return true;
+#else
+  return false;
+#endif
+}
+
+template <class T>
+void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, Device device) {
+  if (A.cols() != B.rows()) {
+    throw DimensionMismatch("gemm: A is " + std::to_string(A.rows()) + " x " +
+                            std::to_string(A.cols()) + " but B is " + std::to_string(B.rows()) +
+                            " x " + std::to_string(B.cols()));
+  }
+  if (resolve_device(device) == Device::Cuda) {
+    throw Unsupported("gemm: the CUDA dense product (cuBLAS) is not available in this build");
+  }
+  const std::int64_t m = A.rows(), n = B.cols(), k = A.cols();
+  if (C.rows() != m || C.cols() != n) C = DenseMatrix<T>(m, n);
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(C.data(), C.data() + m * n, T(0));
+    return;
+  }
+#if defined(SPINDLE_HAS_BLAS)
+  if (fits_int(m) && fits_int(n) && fits_int(k)) {
+    blas_gemm(C.data(), A.data(), B.data(), static_cast<int>(m), static_cast<int>(n),
+              static_cast<int>(k));
+    return;
+  }
+#endif
+  gemm_blocked(C.data(), A.data(), B.data(), m, n, k);
+}
+
+template void gemm<float>(DenseMatrix<float>&, const DenseMatrix<float>&, const DenseMatrix<float>&,
+                          Device);
+template void gemm<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
+                           const DenseMatrix<double>&, Device);
+
+}  // namespace spindle

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file detail_common.hpp
+/// @brief Helpers shared by the algorithm sources (private; not installed).
+
+#include <cstdint>
+#include <string>
+
+#include "spindle/descriptor.hpp"
+#include "spindle/error.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/graph.hpp"
+
+namespace spindle {
+namespace detail {
+
+/// The descriptor every op of one algorithm call uses: the device is resolved once so that all
+/// ops (and the dense gemm) agree on where the data lives.
+inline Descriptor algorithm_descriptor(Device device, MxvKernel mxv_kernel = MxvKernel::Auto,
+                                       MxmKernel mxm_kernel = MxmKernel::Auto) {
+  Descriptor desc;
+  desc.device = resolve_device(device);
+  desc.mxv_kernel = mxv_kernel;
+  desc.mxm_kernel = mxm_kernel;
+  return desc;
+}
+
+/// The same descriptor with replace set (masked frontier updates).
+inline Descriptor with_replace(Descriptor desc) {
+  desc.replace = true;
+  return desc;
+}
+
+template <class I, class V>
+void require_square(const Graph<I, V>& A, const char* who) {
+  if (!A.is_square()) {
+    throw InvalidArgument(std::string(who) +
+                          ": the graph must be square (an adjacency matrix), got " +
+                          std::to_string(A.rows()) + " x " + std::to_string(A.cols()));
+  }
+}
+
+inline void require_source(std::int64_t source, std::int64_t n, const char* who) {
+  if (source < 0 || source >= n) {
+    throw IndexOutOfBounds(std::string(who) + ": source vertex " + std::to_string(source) +
+                           " is outside [0, " + std::to_string(n) + ")" +
+                           (n == 0 ? " (the graph has no vertices)" : ""));
+  }
+}
+
+/// Calls f(G) with the graph to multiply by: A itself when its values are wanted (or it is a
+/// pattern graph already), else its pattern (one structure copy; half the bytes per edge).
+template <class I, class V, class F>
+decltype(auto) with_operand_graph(const Graph<I, V>& A, bool use_values, F&& f) {
+  if constexpr (is_pattern_v<V>) {
+    (void)use_values;
+    return f(A);
+  } else {
+    if (use_values) return f(A);
+    return f(A.template with_values<Pattern>());
+  }
+}
+
+}  // namespace detail
+}  // namespace spindle
+
+/// Explicit instantiation over every index and value type for T in {float, double}.
+#define SPINDLE_ALG_INSTANTIATE_TIV(MACRO) \
+  MACRO(float, std::int32_t, float)        \
+  MACRO(float, std::int32_t, double)       \
+  MACRO(float, std::int32_t, Pattern)      \
+  MACRO(float, std::int64_t, float)        \
+  MACRO(float, std::int64_t, double)       \
+  MACRO(float, std::int64_t, Pattern)      \
+  MACRO(double, std::int32_t, float)       \
+  MACRO(double, std::int32_t, double)      \
+  MACRO(double, std::int32_t, Pattern)     \
+  MACRO(double, std::int64_t, float)       \
+  MACRO(double, std::int64_t, double)      \
+  MACRO(double, std::int64_t, Pattern)

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+/// @file gcn.cpp
+/// @brief GCN inference over the ops/ API: Â once, then per layer SpMM (mxm) and gemm().
+
+#include "spindle/algorithms/gcn.hpp"
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+
+#include "algorithms/src/detail_common.hpp"
+#include "spindle/algorithms/dense_gemm.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/mxm.hpp"
+#include "spindle/ops/reduce.hpp"
+
+namespace spindle {
+namespace {
+
+/// Uniform double in [0, 1) from the top 53 bits: unlike std::uniform_real_distribution, whose
+/// algorithm is implementation-defined, this gives the same numbers with every standard library.
+inline double unit_uniform(std::mt19937_64& gen) {
+  return static_cast<double>(gen() >> 11) * 0x1.0p-53;
+}
+
+template <class T, class G>
+Graph<typename G::index_type, T> normalize(const G& A, const Descriptor& desc) {
+  const auto A_tilde = add_identity(A);
+  const std::int64_t n = A_tilde.rows();
+  Vector<T> deg = Vector<T>::empty(n);
+  reduce_rows(deg, Mask{}, Accum::none(), MonoidKind::Plus, A_tilde, desc);
+  // Every row of A + I has its diagonal entry, so deg is present everywhere (and scale's
+  // "absent counts as 1" never applies); RSqrt maps a zero row sum to 0.
+  Vector<T> dinv = Vector<T>::empty(n);
+  apply(dinv, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::RSqrt), deg, desc);
+  return scale(dinv, A_tilde, dinv, desc);
+}
+
+void check_model_shapes(std::size_t layers, std::size_t biases) {
+  if (layers == 0) throw InvalidArgument("gcn: the model has no layers");
+  if (biases != layers) {
+    throw InvalidArgument("gcn: the model has " + std::to_string(layers) + " weight matrices but " +
+                          std::to_string(biases) + " bias vectors");
+  }
+}
+
+}  // namespace
+
+bool gcn_aggregate_first(std::int64_t in_width, std::int64_t out_width, GcnOrder order) noexcept {
+  switch (order) {
+    case GcnOrder::AggregateFirst:
+      return true;
+    case GcnOrder::TransformFirst:
+      return false;
+    case GcnOrder::Auto:
+      break;
+  }
+  // Both orders cost the same GEMM (n·in·out); the SpMM costs nnz·width of the side it runs on.
+  return in_width <= out_width;
+}
+
+template <class T, class I, class V>
+Graph<I, T> gcn_normalize(const Graph<I, V>& A, const GcnOptions& options) {
+  detail::require_square(A, "gcn");
+  const Descriptor desc =
+      detail::algorithm_descriptor(options.device, MxvKernel::Auto, options.mxm_kernel);
+  const Graph<I, V>& base = options.in_edges ? A.transpose() : A;
+  return detail::with_operand_graph(base, options.weighted,
+                                    [&](const auto& G) { return normalize<T>(G, desc); });
+}
+
+template <class T, class I>
+DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMatrix<T>& X,
+                                        const GcnModel<T>& model, const GcnOptions& options) {
+  detail::require_square(A_hat, "gcn");
+  check_model_shapes(model.weights.size(), model.biases.size());
+  if (X.rows() != A_hat.rows()) {
+    throw DimensionMismatch("gcn: the features have " + std::to_string(X.rows()) +
+                            " rows for a graph of " + std::to_string(A_hat.rows()) + " vertices");
+  }
+  const Descriptor desc =
+      detail::algorithm_descriptor(options.device, MxvKernel::Auto, options.mxm_kernel);
+  const semiring::plus_times<T> plus_times{};
+
+  DenseMatrix<T> H;  // current layer input (X for layer 0, read through `in`)
+  const DenseMatrix<T>* in = &X;
+  DenseMatrix<T> tmp;
+  DenseMatrix<T> out;
+  for (std::size_t l = 0; l < model.weights.size(); ++l) {
+    const DenseMatrix<T>& W = model.weights[l];
+    const Vector<T>& b = model.biases[l];
+    if (W.rows() != in->cols()) {
+      throw DimensionMismatch("gcn: layer " + std::to_string(l) + " expects width " +
+                              std::to_string(W.rows()) + " but its input has width " +
+                              std::to_string(in->cols()));
+    }
+    if (b.size() != W.cols()) {
+      throw DimensionMismatch("gcn: layer " + std::to_string(l) + " has " +
+                              std::to_string(W.cols()) + " outputs but a bias of size " +
+                              std::to_string(b.size()));
+    }
+    if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
+      mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
+      gemm(out, tmp, W, desc.device);          // (Â H) W
+    } else {
+      gemm(tmp, *in, W, desc.device);          // H W
+      mxm(out, plus_times, A_hat, tmp, desc);  // Â (H W)
+    }
+    const bool last = l + 1 == model.weights.size();
+    add_row_bias(out, b, Unary<T>::make(last ? UnaryOp::Identity : UnaryOp::Relu), desc);
+    std::swap(H, out);
+    in = &H;
+  }
+  return H;
+}
+
+template <class T, class I, class V>
+DenseMatrix<T> gcn_inference(const Graph<I, V>& A, const DenseMatrix<T>& X,
+                             const GcnModel<T>& model, const GcnOptions& options) {
+  detail::require_square(A, "gcn");
+  check_model_shapes(model.weights.size(), model.biases.size());
+  const Graph<I, T> A_hat = gcn_normalize<T>(A, options);
+  return gcn_inference_normalized(A_hat, X, model, options);
+}
+
+template <class T>
+GcnModel<T> glorot_model(std::int64_t in_dim, const std::vector<std::int64_t>& layer_sizes,
+                         std::uint64_t seed) {
+  if (layer_sizes.empty()) throw InvalidArgument("gcn: at least one layer size is needed");
+  if (in_dim < 1) throw InvalidArgument("gcn: the input width must be >= 1");
+  for (std::int64_t s : layer_sizes) {
+    if (s < 1) throw InvalidArgument("gcn: layer widths must be >= 1, got " + std::to_string(s));
+  }
+  std::mt19937_64 gen(seed);
+  GcnModel<T> model;
+  std::int64_t d_in = in_dim;
+  for (std::int64_t d_out : layer_sizes) {
+    const double limit = std::sqrt(6.0 / double(d_in + d_out));
+    DenseMatrix<T> W(d_in, d_out);
+    for (std::int64_t e = 0; e < W.size(); ++e) {
+      W.data()[e] = static_cast<T>((2.0 * unit_uniform(gen) - 1.0) * limit);
+    }
+    model.weights.push_back(std::move(W));
+    model.biases.emplace_back(d_out, T(0));
+    d_in = d_out;
+  }
+  return model;
+}
+
+template <class T>
+DenseMatrix<T> random_features(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  DenseMatrix<T> X(rows, cols);
+  for (std::int64_t e = 0; e < X.size(); ++e) {
+    X.data()[e] = static_cast<T>(2.0 * unit_uniform(gen) - 1.0);
+  }
+  return X;
+}
+
+#define SPINDLE_GCN_INST(T, I, V)                                                           \
+  template Graph<I, T> gcn_normalize<T, I, V>(const Graph<I, V>&, const GcnOptions&);       \
+  template DenseMatrix<T> gcn_inference<T, I, V>(const Graph<I, V>&, const DenseMatrix<T>&, \
+                                                 const GcnModel<T>&, const GcnOptions&);
+SPINDLE_ALG_INSTANTIATE_TIV(SPINDLE_GCN_INST)
+#undef SPINDLE_GCN_INST
+
+#define SPINDLE_GCN_NORM_INST(T, I)                       \
+  template DenseMatrix<T> gcn_inference_normalized<T, I>( \
+      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, const GcnOptions&);
+SPINDLE_GCN_NORM_INST(float, std::int32_t)
+SPINDLE_GCN_NORM_INST(float, std::int64_t)
+SPINDLE_GCN_NORM_INST(double, std::int32_t)
+SPINDLE_GCN_NORM_INST(double, std::int64_t)
+#undef SPINDLE_GCN_NORM_INST
+
+template GcnModel<float> glorot_model<float>(std::int64_t, const std::vector<std::int64_t>&,
+                                             std::uint64_t);
+template GcnModel<double> glorot_model<double>(std::int64_t, const std::vector<std::int64_t>&,
+                                               std::uint64_t);
+template DenseMatrix<float> random_features<float>(std::int64_t, std::int64_t, std::uint64_t);
+template DenseMatrix<double> random_features<double>(std::int64_t, std::int64_t, std::uint64_t);
+
+}  // namespace spindle

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+/// @file pagerank.cpp
+/// @brief PageRank over the ops/ API (see pagerank.hpp for the conventions).
+
+#include "spindle/algorithms/pagerank.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "algorithms/src/detail_common.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/assign.hpp"
+#include "spindle/ops/ewise.hpp"
+#include "spindle/ops/mxv.hpp"
+#include "spindle/ops/reduce.hpp"
+
+namespace spindle {
+
+const char* to_string(PageRankPreset p) {
+  switch (p) {
+    case PageRankPreset::Default:
+      return "default";
+    case PageRankPreset::NetworkX:
+      return "networkx";
+    case PageRankPreset::Gap:
+      return "gap";
+    case PageRankPreset::Boost:
+      return "boost";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kDefaultMaxIter = 100;
+constexpr int kBoostIterations = 20;  // boost::graph::n_iterations(20), page_rank's default
+
+void validate(const PageRankOptions& o, std::int64_t n) {
+  if (!(o.alpha >= 0.0 && o.alpha <= 1.0)) {
+    throw InvalidArgument("pagerank: alpha must be in [0, 1], got " + std::to_string(o.alpha));
+  }
+  if (!(o.tol >= 0.0)) {
+    throw InvalidArgument("pagerank: tol must be >= 0, got " + std::to_string(o.tol));
+  }
+  if (o.max_iter < -1) {
+    throw InvalidArgument("pagerank: max_iter must be >= 0 (or -1 for the preset's default), got " +
+                          std::to_string(o.max_iter));
+  }
+  if (o.personalization.empty()) return;
+  if (o.preset == PageRankPreset::Boost) {
+    throw InvalidArgument(
+        "pagerank: the boost preset has no personalization (Boost.Graph's page_rank has none)");
+  }
+  if (static_cast<std::int64_t>(o.personalization.size()) != n) {
+    throw InvalidArgument("pagerank: the personalization vector has " +
+                          std::to_string(o.personalization.size()) + " entries for " +
+                          std::to_string(n) + " vertices");
+  }
+  double sum = 0.0;
+  for (std::size_t i = 0; i < o.personalization.size(); ++i) {
+    const double p = o.personalization[i];
+    if (!std::isfinite(p) || p < 0.0) {
+      throw InvalidArgument("pagerank: personalization weight of vertex " + std::to_string(i) +
+                            " is " + std::to_string(p) + " (must be finite and >= 0)");
+    }
+    sum += p;
+  }
+  if (!(sum > 0.0)) {
+    throw InvalidArgument("pagerank: the personalization weights sum to 0");
+  }
+}
+
+template <class T, class I, class G>
+PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& desc) {
+  const std::int64_t n = A.rows();
+  const PageRankPreset preset = o.preset;
+  const int max_iter = o.max_iter >= 0
+                           ? o.max_iter
+                           : (preset == PageRankPreset::Boost ? kBoostIterations : kDefaultMaxIter);
+  const T alpha = static_cast<T>(o.alpha);
+  const bool redistribute = preset == PageRankPreset::Default || preset == PageRankPreset::NetworkX;
+  const double threshold = preset == PageRankPreset::NetworkX ? o.tol * double(n) : o.tol;
+  const bool personalized = !o.personalization.empty();
+
+  PageRankResult<T> result;
+  if (n == 0) {
+    result.converged = true;
+    return result;
+  }
+
+  // Out-degree (weighted: out-weight), absent for rows without entries.
+  Vector<T> deg = Vector<T>::empty(n);
+  reduce_rows(deg, Mask{}, Accum::none(), MonoidKind::Plus, A, desc);
+  if constexpr (!G::is_pattern) {
+    Vector<T> row_min = Vector<T>::empty(n);
+    reduce_rows(row_min, Mask{}, Accum::none(), MonoidKind::Min, A, desc);
+    const T smallest = reduce(MonoidKind::Min, row_min, desc);
+    if (smallest < T(0)) {
+      throw InvalidArgument("pagerank: weighted PageRank needs non-negative edge values, found " +
+                            std::to_string(static_cast<double>(smallest)));
+    }
+  }
+  // α / outdeg: folding α into the scaling saves a pass per iteration; rows summing to 0 get 0.
+  Vector<T> inv = Vector<T>::empty(n);
+  apply(inv, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::ScalarDiv, alpha), deg, desc);
+
+  // Dangling vertices: no out-entries, or out-weights summing to 0 (networkx's S == 0 test).
+  Vector<T> dangling = Vector<T>::empty(n);
+  bool has_dangling = false;
+  if (redistribute) {
+    const Vector<T> ones(n, T(1));
+    apply(dangling, Mask::value(deg, /*complement=*/true), Accum::none(), Unary<T>{}, ones,
+          detail::with_replace(desc));
+    has_dangling = reduce(MonoidKind::Plus, dangling, desc) > T(0);
+  }
+
+  Vector<T> p;
+  if (personalized) {
+    double sum = 0.0;
+    for (double v : o.personalization) sum += v;
+    std::vector<T> pv(o.personalization.size());
+    for (std::size_t i = 0; i < pv.size(); ++i) pv[i] = static_cast<T>(o.personalization[i] / sum);
+    p = Vector<T>(std::move(pv));
+  }
+
+  Vector<T> x(n, static_cast<T>(1.0 / double(n)));
+  Vector<T> x_new(n);
+  Vector<T> w = Vector<T>::empty(n);
+  Vector<T> x_dangling = Vector<T>::empty(n);
+  const semiring::plus_times<T> plus_times{};
+
+  for (int it = 1; it <= max_iter; ++it) {
+    // w = α x ./ outdeg (absent at rows without out-entries, so vxm skips them).
+    ewise_mult(w, Mask{}, Accum::none(), BinaryOp::Times, x, inv, desc);
+    double dangling_sum = 0.0;
+    if (has_dangling) {
+      apply(x_dangling, Mask::structural(dangling), Accum::none(), Unary<T>{}, x,
+            detail::with_replace(desc));
+      dangling_sum = static_cast<double>(reduce(MonoidKind::Plus, x_dangling, desc));
+    }
+    // Teleport plus redistributed dangling rank, then x_new += Aᵀ w.
+    double base = 1.0 - o.alpha;
+    if (redistribute) base += o.alpha * dangling_sum;
+    if (preset == PageRankPreset::Boost) {
+      assign(x_new, Mask{}, Accum::none(), static_cast<T>(base), desc);
+    } else if (personalized) {
+      apply(x_new, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(base)), p, desc);
+    } else {
+      assign(x_new, Mask{}, Accum::none(), static_cast<T>(base / double(n)), desc);
+    }
+    vxm(x_new, Mask{}, Accum::plus(), plus_times, w, A, desc);
+
+    result.residual = static_cast<double>(l1_distance(x_new, x, desc));
+    result.iterations = it;
+    std::swap(x, x_new);
+    if (result.residual < threshold) {
+      result.converged = true;
+      if (preset != PageRankPreset::Boost) break;
+    } else {
+      result.converged = false;
+    }
+  }
+  if (max_iter == 0) result.converged = false;
+  result.ranks = std::move(x);
+  return result;
+}
+
+}  // namespace
+
+template <class T, class I, class V>
+PageRankResult<T> pagerank(const Graph<I, V>& A, const PageRankOptions& options) {
+  detail::require_square(A, "pagerank");
+  validate(options, A.rows());
+  const Descriptor desc = detail::algorithm_descriptor(options.device, options.mxv_kernel);
+  return detail::with_operand_graph(A, options.weighted,
+                                    [&](const auto& G) { return run<T, I>(G, options, desc); });
+}
+
+#define SPINDLE_PAGERANK_INST(T, I, V) \
+  template PageRankResult<T> pagerank<T, I, V>(const Graph<I, V>&, const PageRankOptions&);
+SPINDLE_ALG_INSTANTIATE_TIV(SPINDLE_PAGERANK_INST)
+#undef SPINDLE_PAGERANK_INST
+
+}  // namespace spindle

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+/// @file sssp.cpp
+/// @brief Bellman–Ford SSSP by min_plus vxm over the ops/ API, relaxing only from the vertices
+/// whose distance changed in the previous round.
+
+#include "spindle/algorithms/sssp.hpp"
+
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "algorithms/src/detail_common.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/assign.hpp"
+#include "spindle/ops/ewise.hpp"
+#include "spindle/ops/mxv.hpp"
+#include "spindle/ops/reduce.hpp"
+
+namespace spindle {
+namespace {
+
+/// Number of present entries of v, through ops: ones on v's structure, summed. Exact for
+/// counts up to 2^24 (float) / 2^53 (double); callers only compare with 0 or report it.
+template <class T>
+T count_present(const Vector<T>& v, Vector<T>& scratch, const Descriptor& desc) {
+  apply(scratch, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::One), v, desc);
+  return reduce(MonoidKind::Plus, scratch, desc);
+}
+
+template <class T, class G>
+SsspResult<T> run(const G& A, std::int64_t source, const Descriptor& desc) {
+  const std::int64_t n = A.rows();
+  const Descriptor replace = detail::with_replace(desc);
+  const semiring::min_plus<T> min_plus{};
+
+  // Distances are kept sparse (absent = +inf) so that no inf - inf ever appears in the
+  // comparisons below; they become a full vector with +inf at the end.
+  Vector<T> dist = Vector<T>::empty(n);
+  dist.set(source, T(0));
+  Vector<T> frontier = Vector<T>::empty(n);  // vertices whose distance changed, with it
+  frontier.set(source, T(0));
+  Vector<T> cand = Vector<T>::empty(n);
+  Vector<T> gain = Vector<T>::empty(n);
+  Vector<T> next = Vector<T>::empty(n);
+  Vector<T> scratch = Vector<T>::empty(n);
+
+  SsspResult<T> result;
+  bool fixed_point = false;
+  for (std::int64_t round = 1; round <= n; ++round) {
+    result.rounds = round;
+    // cand(v) = min over changed u of dist(u) + A(u, v).
+    vxm(cand, Mask{}, Accum::none(), min_plus, frontier, A, desc);
+    // Newly reached vertices improve by definition...
+    apply(next, Mask::structural(dist, /*complement=*/true), Accum::none(), Unary<T>{}, cand,
+          replace);
+    // ...reached ones where cand < dist: gain = max(dist - cand, 0) is nonzero exactly there.
+    ewise_mult(gain, Mask{}, Accum::none(), BinaryOp::Minus, dist, cand, desc);
+    apply(gain, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::MaxScalar, T(0)), gain, desc);
+    assign(next, Mask::value(gain), Accum::none(), cand, desc);
+    if (!(count_present(next, scratch, desc) > T(0))) {
+      fixed_point = true;
+      break;
+    }
+    assign(dist, Mask::structural(next), Accum::none(), next, desc);
+    std::swap(frontier, next);
+  }
+  if (!fixed_point && n > 0) {
+    // Shortest simple paths have at most n-1 edges: a change in round n means a walk keeps
+    // getting shorter, i.e. a negative cycle reachable from the source.
+    throw InvalidArgument("sssp: a negative-weight cycle is reachable from source " +
+                          std::to_string(source) + " (distances still decrease after " +
+                          std::to_string(n) + " rounds)");
+  }
+  result.reached = static_cast<std::int64_t>(count_present(dist, scratch, desc));
+  result.distance = Vector<T>(n, std::numeric_limits<T>::infinity());
+  assign(result.distance, Mask::structural(dist), Accum::none(), dist, desc);
+  return result;
+}
+
+}  // namespace
+
+template <class T, class I, class V>
+SsspResult<T> sssp(const Graph<I, V>& A, std::int64_t source, const SsspOptions& options) {
+  detail::require_square(A, "sssp");
+  detail::require_source(source, A.rows(), "sssp");
+  const Descriptor desc = detail::algorithm_descriptor(options.device, options.mxv_kernel);
+  return run<T>(A, source, desc);
+}
+
+#define SPINDLE_SSSP_INST(T, I, V) \
+  template SsspResult<T> sssp<T, I, V>(const Graph<I, V>&, std::int64_t, const SsspOptions&);
+SPINDLE_ALG_INSTANTIATE_TIV(SPINDLE_SSSP_INST)
+#undef SPINDLE_SSSP_INST
+
+}  // namespace spindle
