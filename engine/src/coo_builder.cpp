@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <numeric>
+
+#include "spindle/debug/allocation.hpp"
 
 namespace spindle {
 
@@ -73,7 +76,8 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     }
     if (have_vals && !options.allow_nonfinite) {
       const double* v = coo.val.data();
-      const std::int64_t nf = first_where(n_in, [&](std::int64_t k) { return !std::isfinite(v[k]); });
+      const std::int64_t nf =
+          first_where(n_in, [&](std::int64_t k) { return !std::isfinite(v[k]); });
       if (nf < n_in) {
         throw InvalidArgument("build_graph: entry " + std::to_string(nf) + " at (" +
                               std::to_string(r[nf]) + ", " + std::to_string(c[nf]) +
@@ -92,10 +96,17 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     for (std::int64_t k = 0; k < n_in; ++k) {
       if (coo.row[k] != coo.col[k]) ++extra;
     }
-    const std::int64_t cap = options.symmetrize ? n_in + extra : n_in;
-    r2.reserve(cap);
-    c2.reserve(cap);
-    if (have_vals) v2.reserve(cap);
+    const std::int64_t cap = (drop_loops ? extra : n_in) + (options.symmetrize ? extra : 0);
+    // Refuse before allocating twice the input for entries the index type cannot hold.
+    if (cap > static_cast<std::int64_t>(std::numeric_limits<I>::max())) {
+      throw InvalidArgument("build_graph: " + std::to_string(cap) +
+                            " entries do not fit the index type; use int64 indices");
+    }
+    detail::checked_reserve(r2, static_cast<std::size_t>(cap), "build_graph: expanded rows");
+    detail::checked_reserve(c2, static_cast<std::size_t>(cap), "build_graph: expanded columns");
+    if (have_vals) {
+      detail::checked_reserve(v2, static_cast<std::size_t>(cap), "build_graph: expanded values");
+    }
     for (std::int64_t k = 0; k < n_in; ++k) {
       const I i = coo.row[k], j = coo.col[k];
       if (i == j && drop_loops) continue;
@@ -123,13 +134,19 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   const int nb = std::max(1, std::min<int>(omp_get_max_threads(),
                                            static_cast<int>(std::max<std::int64_t>(1, n / 65536))));
   std::vector<std::vector<std::int64_t>> counts(nb);
+  // Reserve outside the parallel region (an exception must not leave it); the threads then
+  // zero their own block (first touch) without reallocating.
+  for (auto& c : counts) {
+    detail::checked_reserve(c, static_cast<std::size_t>(rows), "build_graph: row counts");
+  }
 #pragma omp parallel for num_threads(nb) schedule(static, 1)
   for (int b = 0; b < nb; ++b) {
     auto& c = counts[b];
     c.assign(static_cast<std::size_t>(rows), 0);
     for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) ++c[coo.row[k]];
   }
-  std::vector<std::int64_t> row_start(static_cast<std::size_t>(rows) + 1, 0);
+  auto row_start = detail::workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
+                                                   "build_graph: row offsets");
   {
     std::int64_t running = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
@@ -142,8 +159,9 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     }
     row_start[rows] = running;
   }
-  std::vector<I> scol(static_cast<std::size_t>(n));
-  std::vector<double> sval(have_vals ? static_cast<std::size_t>(n) : 0);
+  auto scol = detail::workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
+  auto sval = detail::workspace<double>(have_vals ? static_cast<std::size_t>(n) : 0,
+                                        "build_graph: sorted values");
 #pragma omp parallel for num_threads(nb) schedule(static, 1)
   for (int b = 0; b < nb; ++b) {
     auto& pos = counts[b];
@@ -163,12 +181,16 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   coo.val.shrink_to_fit();
 
   DuplicatePolicy dup = options.duplicates;
-  if (dup == DuplicatePolicy::Default) dup = pattern ? DuplicatePolicy::Collapse : DuplicatePolicy::Sum;
+  if (dup == DuplicatePolicy::Default)
+    dup = pattern ? DuplicatePolicy::Collapse : DuplicatePolicy::Sum;
   if (pattern && dup != DuplicatePolicy::Error) dup = DuplicatePolicy::Collapse;
 
   // Sort each row by column (stable) and resolve duplicates in place; record the kept length.
-  std::vector<I> row_len(static_cast<std::size_t>(rows), I(0));
+  auto row_len = detail::workspace<I>(static_cast<std::size_t>(rows), "build_graph: row lengths");
   std::int64_t dup_row = std::numeric_limits<std::int64_t>::max();
+  // The per-thread sort buffers grow inside the parallel region, where an exception must not
+  // escape: a failed allocation is recorded and turned into OutOfMemory after the region.
+  bool sort_buffers_failed = false;
 #pragma omp parallel
   {
     std::vector<std::int64_t> perm;
@@ -178,21 +200,27 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
       const std::int64_t b = row_start[i], e = row_start[i + 1], len = e - b;
       if (len == 0) continue;
-      bool sorted = true;
-      for (std::int64_t k = b + 1; k < e && sorted; ++k) sorted = scol[k - 1] <= scol[k];
-      if (!sorted) {
-        perm.resize(static_cast<std::size_t>(len));
-        std::iota(perm.begin(), perm.end(), b);
-        std::stable_sort(perm.begin(), perm.end(),
-                         [&](std::int64_t x, std::int64_t y) { return scol[x] < scol[y]; });
-        tmp_c.resize(static_cast<std::size_t>(len));
-        for (std::int64_t t = 0; t < len; ++t) tmp_c[t] = scol[perm[t]];
-        std::copy(tmp_c.begin(), tmp_c.end(), scol.begin() + b);
-        if (have_vals) {
-          tmp_v.resize(static_cast<std::size_t>(len));
-          for (std::int64_t t = 0; t < len; ++t) tmp_v[t] = sval[perm[t]];
-          std::copy(tmp_v.begin(), tmp_v.end(), sval.begin() + b);
+      try {
+        bool sorted = true;
+        for (std::int64_t k = b + 1; k < e && sorted; ++k) sorted = scol[k - 1] <= scol[k];
+        if (!sorted) {
+          perm.resize(static_cast<std::size_t>(len));
+          std::iota(perm.begin(), perm.end(), b);
+          std::stable_sort(perm.begin(), perm.end(),
+                           [&](std::int64_t x, std::int64_t y) { return scol[x] < scol[y]; });
+          tmp_c.resize(static_cast<std::size_t>(len));
+          for (std::int64_t t = 0; t < len; ++t) tmp_c[t] = scol[perm[t]];
+          std::copy(tmp_c.begin(), tmp_c.end(), scol.begin() + b);
+          if (have_vals) {
+            tmp_v.resize(static_cast<std::size_t>(len));
+            for (std::int64_t t = 0; t < len; ++t) tmp_v[t] = sval[perm[t]];
+            std::copy(tmp_v.begin(), tmp_v.end(), sval.begin() + b);
+          }
         }
+      } catch (const std::bad_alloc&) {
+#pragma omp atomic write
+        sort_buffers_failed = true;
+        continue;
       }
       std::int64_t out = b;
       for (std::int64_t k = b + 1; k < e; ++k) {
@@ -202,8 +230,10 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
             break;
           }
           if (have_vals) {
-            if (dup == DuplicatePolicy::Sum) sval[out] += sval[k];
-            else if (dup == DuplicatePolicy::KeepLast) sval[out] = sval[k];
+            if (dup == DuplicatePolicy::Sum)
+              sval[out] += sval[k];
+            else if (dup == DuplicatePolicy::KeepLast)
+              sval[out] = sval[k];
           }
         } else {
           ++out;
@@ -213,6 +243,15 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
       }
       row_len[i] = static_cast<I>(out - b + 1);
     }
+  }
+  if (sort_buffers_failed) {
+    std::int64_t longest = 0;
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+      longest = std::max(longest, row_start[i + 1] - row_start[i]);
+    }
+    detail::throw_host_out_of_memory(
+        static_cast<std::uint64_t>(longest) * (sizeof(std::int64_t) + sizeof(I) + sizeof(double)),
+        "build_graph: row sort buffers");
   }
   if (dup_row != std::numeric_limits<std::int64_t>::max()) {
     std::int64_t b = row_start[dup_row];
@@ -227,12 +266,14 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
                           std::to_string(j) + ") (0-based) and the duplicate policy is 'error'");
   }
 
-  std::vector<I> row_ptr(static_cast<std::size_t>(rows) + 1, I(0));
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) row_ptr[i + 1] = row_ptr[i] + row_len[i];
+  auto row_ptr = detail::workspace<I>(static_cast<std::size_t>(rows) + 1, "build_graph: row_ptr");
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i)
+    row_ptr[i + 1] = row_ptr[i] + row_len[i];
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[rows]);
-  std::vector<I> col_idx(static_cast<std::size_t>(nnz));
+  auto col_idx = detail::workspace<I>(static_cast<std::size_t>(nnz), "build_graph: col_idx");
   using SV = typename Graph<I, V>::stored_value_type;
-  std::vector<SV> values(pattern ? 0 : static_cast<std::size_t>(nnz));
+  auto values =
+      detail::workspace<SV>(pattern ? 0 : static_cast<std::size_t>(nnz), "build_graph: values");
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
     const std::int64_t src = row_start[i];

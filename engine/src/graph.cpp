@@ -8,6 +8,8 @@
 #include <limits>
 #include <numeric>
 
+#include "spindle/debug/allocation.hpp"
+
 namespace spindle {
 
 template <class I>
@@ -154,10 +156,14 @@ const Graph<I, V>& Graph<I, V>::transpose() const {
   if (data_->transpose) return *data_->transpose;
   const std::int64_t n = rows_, m = cols_;
   const std::int64_t nnz = static_cast<std::int64_t>(data_->col_idx.size());
+  // Built aside and cached only when complete: a failed allocation leaves no partial transpose.
   auto t = std::make_shared<Storage>();
-  t->row_ptr.assign(static_cast<std::size_t>(m) + 1, I(0));
-  t->col_idx.resize(static_cast<std::size_t>(nnz));
-  if constexpr (!is_pattern) t->values.resize(static_cast<std::size_t>(nnz));
+  t->row_ptr = detail::workspace<I>(static_cast<std::size_t>(m) + 1, "transpose: row_ptr");
+  t->col_idx = detail::workspace<I>(static_cast<std::size_t>(nnz), "transpose: col_idx");
+  if constexpr (!is_pattern) {
+    t->values = detail::workspace<stored_value_type>(static_cast<std::size_t>(nnz),
+                                                     "transpose: values");
+  }
   const I* rp = data_->row_ptr.data();
   const I* ci = data_->col_idx.data();
   // Column counts per thread block of rows, then an exclusive scan over (column, block): each
@@ -172,6 +178,10 @@ const Graph<I, V>& Graph<I, V>::transpose() const {
   }
   bounds[nthreads] = n;
   std::vector<std::vector<std::int64_t>> counts(nthreads);
+  // Reserved here because an exception must not leave the parallel region below.
+  for (auto& c : counts) {
+    detail::checked_reserve(c, static_cast<std::size_t>(m), "transpose: column counts");
+  }
 #pragma omp parallel for num_threads(nthreads) schedule(static, 1)
   for (int b = 0; b < nthreads; ++b) {
     auto& c = counts[b];
@@ -210,7 +220,8 @@ template <class I, class V>
 const std::vector<I>& Graph<I, V>::out_degrees() const {
   std::lock_guard<std::recursive_mutex> lock(data_->mutex);
   if (!data_->out_degrees) {
-    auto d = std::make_unique<std::vector<I>>(static_cast<std::size_t>(rows_));
+    auto d = std::make_unique<std::vector<I>>(
+        detail::workspace<I>(static_cast<std::size_t>(rows_), "out_degrees"));
     const I* rp = data_->row_ptr.data();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows_); ++i) (*d)[i] = rp[i + 1] - rp[i];
@@ -224,7 +235,8 @@ const std::vector<I>& Graph<I, V>::in_degrees() const {
   // The transpose's out-degrees are the in-degrees; counting directly avoids building it.
   std::lock_guard<std::recursive_mutex> lock(data_->mutex);
   if (!data_->in_degrees) {
-    auto d = std::make_unique<std::vector<I>>(static_cast<std::size_t>(cols_), I(0));
+    auto d = std::make_unique<std::vector<I>>(
+        detail::workspace<I>(static_cast<std::size_t>(cols_), "in_degrees"));
     for (const I j : data_->col_idx) ++(*d)[j];
     data_->in_degrees = std::move(d);
   }
@@ -240,7 +252,7 @@ Graph<I, W> Graph<I, V>::with_values() const {
   s->col_idx = data_->col_idx;
   if constexpr (!is_pattern_v<W>) {
     const std::size_t nnz = data_->col_idx.size();
-    s->values.resize(nnz);
+    detail::checked_resize(s->values, nnz, "with_values: values");
     const V* vp = value_ptr();
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(nnz); ++k) {

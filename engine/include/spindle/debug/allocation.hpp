@@ -59,16 +59,20 @@ std::string out_of_memory_message(std::uint64_t need, std::uint64_t free_bytes, 
 /// Throws OutOfMemory for a host allocation of `need` bytes, measuring the free memory itself.
 [[noreturn]] void throw_host_out_of_memory(std::uint64_t need, const char* where);
 
-/// A host workspace of n value-initialised Ts: goes through check_allocation and turns
-/// std::bad_alloc / std::length_error into OutOfMemory with the numbers. Throws OutOfMemory.
+/// Bytes of n Ts, saturating at 2^64 - 1 (an impossible request still gets a message).
 template <class T>
-std::vector<T> workspace(std::size_t n, const char* where) {
+std::uint64_t bytes_of(std::size_t n) noexcept {
   const std::size_t max_n = static_cast<std::size_t>(-1) / sizeof(T);
-  const std::uint64_t bytes =
-      n > max_n ? static_cast<std::uint64_t>(-1) : static_cast<std::uint64_t>(n) * sizeof(T);
+  return n > max_n ? static_cast<std::uint64_t>(-1) : static_cast<std::uint64_t>(n) * sizeof(T);
+}
+
+/// Runs `allocate()` (which allocates about `bytes` on the host) after check_allocation, and
+/// turns std::bad_alloc / std::length_error into OutOfMemory with the numbers.
+template <class F>
+decltype(auto) host_allocation(std::uint64_t bytes, const char* where, F&& allocate) {
   check_allocation(static_cast<std::size_t>(bytes), where, MemorySpace::Host);
   try {
-    return std::vector<T>(n);
+    return allocate();
   } catch (const std::bad_alloc&) {
     throw_host_out_of_memory(bytes, where);
   } catch (const std::length_error&) {
@@ -76,24 +80,35 @@ std::vector<T> workspace(std::size_t n, const char* where) {
   }
 }
 
-/// As workspace(), but resizes an existing vector (keeps its contents up to the old size).
+/// A host workspace of n value-initialised Ts, allocated through host_allocation().
+/// @throws OutOfMemory naming `where`, the bytes needed and the bytes free.
+template <class T>
+std::vector<T> workspace(std::size_t n, const char* where) {
+  return host_allocation(bytes_of<T>(n), where, [&] { return std::vector<T>(n); });
+}
+
+/// A host workspace of n copies of `fill`; see workspace(). @throws OutOfMemory.
+template <class T>
+std::vector<T> workspace(std::size_t n, const T& fill, const char* where) {
+  return host_allocation(bytes_of<T>(n), where, [&] { return std::vector<T>(n, fill); });
+}
+
+/// v.reserve(n) through host_allocation(); v is unchanged when it throws. @throws OutOfMemory.
+template <class T>
+void checked_reserve(std::vector<T>& v, std::size_t n, const char* where) {
+  if (n <= v.capacity()) return;
+  host_allocation(bytes_of<T>(n), where, [&] { v.reserve(n); });
+}
+
+/// v.resize(n) through host_allocation() when it must grow the storage; v is unchanged when it
+/// throws (std::vector's strong guarantee). @throws OutOfMemory.
 template <class T>
 void checked_resize(std::vector<T>& v, std::size_t n, const char* where) {
-  if (n > v.capacity()) {
-    const std::size_t max_n = static_cast<std::size_t>(-1) / sizeof(T);
-    const std::uint64_t bytes =
-        n > max_n ? static_cast<std::uint64_t>(-1) : static_cast<std::uint64_t>(n) * sizeof(T);
-    check_allocation(static_cast<std::size_t>(bytes), where, MemorySpace::Host);
-    try {
-      v.resize(n);
-    } catch (const std::bad_alloc&) {
-      throw_host_out_of_memory(bytes, where);
-    } catch (const std::length_error&) {
-      throw_host_out_of_memory(bytes, where);
-    }
-  } else {
+  if (n <= v.capacity()) {
     v.resize(n);
+    return;
   }
+  host_allocation(bytes_of<T>(n), where, [&] { v.resize(n); });
 }
 
 }  // namespace detail
