@@ -9,6 +9,10 @@
 ///   - complement: selects exactly the entries the mask would not.
 /// Entries not selected keep their old value, or are removed when the descriptor says replace.
 /// `Mask` is a non-owning view; the vector must outlive the call.
+///
+/// Residency: building a mask moves no data. The CUDA backend reads the mask vector's device copy
+/// (uploading it only when stale); host reads (selects, data, bitmap) download it first when a
+/// CUDA operation left it newer on the device (spindle/cuda/residency.hpp).
 
 #include <cstdint>
 
@@ -39,28 +43,58 @@ class Mask {
   std::int64_t size() const noexcept { return size_; }
   MaskKind kind() const noexcept { return kind_; }
   bool complemented() const noexcept { return complement_; }
-  const void* data() const noexcept { return data_; }
-  const std::uint8_t* bitmap() const noexcept { return bitmap_; }
+  const void* data() const {
+    if (pending_) return host_now_().values;
+    return data_;
+  }
+  const std::uint8_t* bitmap() const {
+    if (pending_) return bitmap_of_(host_now_());
+    return bitmap_;
+  }
   Elem elem() const noexcept { return elem_; }
 
   /// True when output entry i may be written.
   bool selects(std::int64_t i) const {
     if (data_ == nullptr) return !complement_;
+    if (pending_) return selects_synced_(i);
     bool s = bitmap_ == nullptr || bitmap_[i] != 0;
-    if (s && kind_ == MaskKind::Value) s = value_nonzero(i);
+    if (s && kind_ == MaskKind::Value) s = value_nonzero(data_, i);
     return s != complement_;
   }
 
  private:
+  friend struct detail::ResidencyAccess;
   template <class M>
   Mask(const Vector<M>& m, MaskKind kind, bool complement)
-      : data_(m.data()),
-        bitmap_(m.bitmap_ptr()),
-        size_(m.size()),
-        kind_(kind),
-        complement_(complement),
-        elem_(elem_of<M>()) {
+      : size_(m.size()), kind_(kind), complement_(complement), elem_(elem_of<M>()) {
+    // Host pointers are taken without a host sync; a mask whose vector is newer on the device
+    // resolves them on first host use (pending_), so a CUDA-only caller never downloads it.
+    const detail::HostArrays h = detail::ResidencyAccess::host(m);
+    data_ = h.values;
+    bitmap_ = bitmap_of_(h);
+    source_ = &m;
+    host_of_ = [](const void* v) {
+      return detail::ResidencyAccess::host(*static_cast<const Vector<M>*>(v));
+    };
+    mirror_ = &detail::ResidencyAccess::mirror(m);
+    pending_ = *mirror_ && detail::mirror_device_newer(**mirror_);
     if (m.size() > 0 && data_ == nullptr) data_ = &kNonNull;
+  }
+  static const std::uint8_t* bitmap_of_(const detail::HostArrays& h) {
+    return h.presence->empty() ? nullptr : h.presence->data();
+  }
+  // The source vector's host arrays after a sync (thread-safe: the mirror downloads once).
+  detail::HostArrays host_now_() const {
+    const detail::HostArrays h = host_of_(source_);
+    detail::sync_host_if_needed(*mirror_, h);
+    return h;
+  }
+  bool selects_synced_(std::int64_t i) const {
+    const detail::HostArrays h = host_now_();
+    const std::uint8_t* b = bitmap_of_(h);
+    bool s = b == nullptr || b[i] != 0;
+    if (s && kind_ == MaskKind::Value) s = value_nonzero(h.values, i);
+    return s != complement_;
   }
   template <class M>
   static constexpr Elem elem_of() {
@@ -78,18 +112,18 @@ class Mask {
       return Elem::F64;
     }
   }
-  bool value_nonzero(std::int64_t i) const {
+  bool value_nonzero(const void* d, std::int64_t i) const {
     switch (elem_) {
       case Elem::U8:
-        return static_cast<const std::uint8_t*>(data_)[i] != 0;
+        return static_cast<const std::uint8_t*>(d)[i] != 0;
       case Elem::I32:
-        return static_cast<const std::int32_t*>(data_)[i] != 0;
+        return static_cast<const std::int32_t*>(d)[i] != 0;
       case Elem::I64:
-        return static_cast<const std::int64_t*>(data_)[i] != 0;
+        return static_cast<const std::int64_t*>(d)[i] != 0;
       case Elem::F32:
-        return static_cast<const float*>(data_)[i] != 0;
+        return static_cast<const float*>(d)[i] != 0;
       case Elem::F64:
-        return static_cast<const double*>(data_)[i] != 0;
+        return static_cast<const double*>(d)[i] != 0;
     }
     return false;
   }
@@ -101,6 +135,11 @@ class Mask {
   MaskKind kind_ = MaskKind::Value;
   bool complement_ = false;
   Elem elem_ = Elem::U8;
+  // The vector behind the mask, for the CUDA backend and for lazy host syncs.
+  const void* source_ = nullptr;
+  detail::HostArrays (*host_of_)(const void*) = nullptr;
+  detail::DeviceMirrorPtr* mirror_ = nullptr;
+  bool pending_ = false;
 };
 
 }  // namespace spindle
