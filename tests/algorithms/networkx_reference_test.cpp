@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+// Spindle's NetworkX preset and centrality mode against values computed by networkx itself
+// (tests/fixtures/make_networkx_refs.py; the CSVs were written by networkx 3.6.1, not by Spindle).
+//
+// Tolerances: the NetworkX preset and the centrality mode replay networkx's own iteration (same
+// start vector, update, normalization and stop rule ‖x'−x‖₁ < n·tol with tol = 1e-6), so in
+// double both stop at the same iteration and differ only by rounding: we require L1 ≤ 1e-10.
+// In float the stop may fall one iteration apart; networkx's answer is itself only accurate to
+// its stop rule, so there we require L1 ≤ n·tol (networkx's tolerance).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "alg_test_utils.hpp"
+#include "spindle/algorithms/pagerank.hpp"
+#include "spindle/algorithms/power_iteration.hpp"
+
+namespace spindle::test {
+namespace {
+
+constexpr double kNxTol = 1e-6;
+
+struct Fixture {
+  std::string graph;    // file name in the data folder
+  std::string measure;  // pagerank | pagerank_personalized | eigenvector_centrality
+  std::string path;
+};
+
+std::vector<Fixture> fixtures() {
+  namespace fs = std::filesystem;
+  std::vector<Fixture> out;
+  const std::string dir = fixture_path("networkx");
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".csv") continue;
+    const std::string stem = name.substr(0, name.size() - 4);
+    const auto dot = stem.rfind('.');
+    Fixture f;
+    f.measure = stem.substr(dot + 1);
+    f.path = e.path().string();
+    for (const char* ext : {".mtx", ".txt", ".csv"}) {
+      if (fs::exists(graph_path(stem.substr(0, dot) + ext))) f.graph = stem.substr(0, dot) + ext;
+    }
+    out.push_back(f);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Fixture& a, const Fixture& b) { return a.path < b.path; });
+  return out;
+}
+
+/// vertex name -> value, as networkx wrote it.
+std::map<std::string, double> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  std::map<std::string, double> m;
+  while (std::getline(in, line)) {
+    const auto comma = line.rfind(',');
+    if (comma == std::string::npos) continue;
+    m[line.substr(0, comma)] = std::stod(line.substr(comma + 1));
+  }
+  return m;
+}
+
+DataGraph<Pattern> load(const std::string& file) {
+  DataGraph<Pattern> g;
+  g.file = file;
+  const std::string path = graph_path(file);
+  if (file.size() > 4 && file.substr(file.size() - 4) == ".mtx") {
+    g.graph = read_matrix_market<std::int32_t, Pattern>(path);
+    for (std::int32_t i = 0; i < g.graph.rows(); ++i) g.names.push_back(std::to_string(i + 1));
+  } else {
+    auto r = read_edge_list<std::int32_t, Pattern>(path);
+    g.graph = r.graph;
+    g.names = r.labels;
+  }
+  return g;
+}
+
+template <class T>
+double l1_vs(const Vector<T>& got, const DataGraph<Pattern>& g,
+             const std::map<std::string, double>& want) {
+  EXPECT_EQ(static_cast<std::size_t>(got.size()), want.size());
+  double s = 0.0;
+  for (std::size_t v = 0; v < g.names.size(); ++v) {
+    const auto it = want.find(g.names[v]);
+    if (it == want.end()) {
+      ADD_FAILURE() << "vertex " << g.names[v] << " missing from the fixture";
+      continue;
+    }
+    s += std::fabs(double(got[std::int64_t(v)]) - it->second);
+  }
+  return s;
+}
+
+template <class T>
+Vector<T> run(const Fixture& f, const DataGraph<Pattern>& g) {
+  if (f.measure == "eigenvector_centrality") {
+    PowerIterationOptions o;
+    o.centrality = true;
+    o.tol = kNxTol;
+    o.max_iter = 1000;
+    o.device = Device::Cpu;
+    const auto r = power_iteration<T>(g.graph, o);
+    EXPECT_TRUE(r.converged);
+    return r.vector;
+  }
+  PageRankOptions o;
+  o.preset = PageRankPreset::NetworkX;
+  o.alpha = 0.85;
+  o.tol = kNxTol;
+  o.max_iter = 100;
+  o.device = Device::Cpu;
+  if (f.measure == "pagerank_personalized") {
+    // The script's rule: p[v] = 1 + (v mod 5) for the internal 0-based id.
+    for (std::int32_t v = 0; v < g.graph.rows(); ++v) o.personalization.push_back(1.0 + v % 5);
+  }
+  const auto r = pagerank<T>(g.graph, o);
+  EXPECT_TRUE(r.converged);
+  return r.ranks;
+}
+
+TEST(NetworkxReference, FixturesCoverAtLeastFiveRealGraphs) {
+  const auto fx = fixtures();
+  std::set<std::string> pr, ec;
+  for (const auto& f : fx) {
+    if (f.measure == "pagerank") pr.insert(f.graph);
+    if (f.measure == "eigenvector_centrality") ec.insert(f.graph);
+  }
+  EXPECT_GE(pr.size(), 5u);
+  EXPECT_GE(ec.size(), 5u);
+}
+
+TEST(NetworkxReference, NetworkxPresetAndCentralityMatchNetworkxInDouble) {
+  SPINDLE_REQUIRE_DATA();
+  for (const auto& f : fixtures()) {
+    SCOPED_TRACE(f.graph + " " + f.measure);
+    ASSERT_FALSE(f.graph.empty()) << "no data file for fixture " << f.path;
+    const auto g = load(f.graph);
+    const auto want = read_csv(f.path);
+    EXPECT_LE(l1_vs(run<double>(f, g), g, want), 1e-10);
+  }
+}
+
+TEST(NetworkxReference, FloatPrecisionWithinNetworkxTolerance) {
+  SPINDLE_REQUIRE_DATA();
+  for (const auto& f : fixtures()) {
+    SCOPED_TRACE(f.graph + " " + f.measure);
+    const auto g = load(f.graph);
+    const auto want = read_csv(f.path);
+    EXPECT_LE(l1_vs(run<float>(f, g), g, want), double(g.graph.rows()) * kNxTol);
+  }
+}
+
+}  // namespace
+}  // namespace spindle::test

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+// PageRank against an independent dense double-precision power iteration written here, for each
+// preset's convention, on random graph families, degenerate graphs and the data folder.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "alg_test_utils.hpp"
+#include "spindle/algorithms/pagerank.hpp"
+
+namespace spindle::test {
+namespace {
+
+struct OracleResult {
+  std::vector<double> x;
+  int iterations = 0;
+};
+
+/// PageRank of the given convention (dense vectors, plain loops over the edge list), written from
+/// the definitions in pagerank.hpp: new(v) = α Σ_u x(u) a(u,v) / out(u) + teleport + dangling
+/// share; stops like the preset.
+OracleResult oracle(const Edges& A, PageRankPreset preset, double alpha, double tol, int max_iter,
+                    std::vector<double> p = {}) {
+  const std::int64_t n = A.n;
+  OracleResult r;
+  if (n == 0) return r;
+  std::vector<double> out(n, 0.0);
+  for (const auto& e : A.e) out[e.u] += e.w;
+  if (p.empty()) p.assign(n, 1.0 / double(n));
+  const double psum = std::accumulate(p.begin(), p.end(), 0.0);
+  for (double& v : p) v /= psum;
+  std::vector<double> x(n, 1.0 / double(n)), s(n);
+  for (int it = 1; it <= max_iter; ++it) {
+    double dangling = 0.0;
+    for (std::int64_t u = 0; u < n; ++u)
+      if (out[u] == 0.0) dangling += x[u];
+    std::fill(s.begin(), s.end(), 0.0);
+    for (const auto& e : A.e) s[e.v] += x[e.u] * e.w / out[e.u];
+    double err = 0.0;
+    for (std::int64_t v = 0; v < n; ++v) {
+      double y = 0.0;
+      switch (preset) {
+        case PageRankPreset::Default:
+        case PageRankPreset::NetworkX:
+          y = alpha * (s[v] + dangling * p[v]) + (1 - alpha) * p[v];
+          break;
+        case PageRankPreset::Gap:
+          y = alpha * s[v] + (1 - alpha) * p[v];
+          break;
+        case PageRankPreset::Boost:
+          y = alpha * s[v] + (1 - alpha);
+          break;
+      }
+      err += std::fabs(y - x[v]);
+      s[v] = y;
+    }
+    x.swap(s);
+    r.iterations = it;
+    const double bound = preset == PageRankPreset::NetworkX ? tol * double(n) : tol;
+    if (preset != PageRankPreset::Boost && err < bound) break;
+  }
+  r.x = x;
+  return r;
+}
+
+constexpr PageRankPreset kPresets[] = {PageRankPreset::Default, PageRankPreset::NetworkX,
+                                       PageRankPreset::Gap, PageRankPreset::Boost};
+
+PageRankOptions tight(PageRankPreset preset) {
+  PageRankOptions o;
+  o.preset = preset;
+  o.tol = preset == PageRankPreset::NetworkX ? 1e-15 : 1e-13;
+  o.max_iter = preset == PageRankPreset::Boost ? 20 : 1000;
+  o.device = Device::Cpu;
+  return o;
+}
+
+TEST(PageRank, MatchesDenseOracleForEveryPresetOnRandomFamilies) {
+  for (Family f : kFamilies) {
+    for (std::int64_t n : {1, 2, 7, 64, 129}) {
+      const auto g = random_graph<std::int32_t, Pattern>(f, n, 1000 + n);
+      const Edges d = to_edges(g);
+      for (PageRankPreset preset : kPresets) {
+        const PageRankOptions o = tight(preset);
+        const auto want = oracle(d, preset, o.alpha, o.tol, o.max_iter);
+        const auto got = pagerank<double>(g, o);
+        SCOPED_TRACE(std::string(family_name(f)) + " n=" + std::to_string(n) + " preset " +
+                     to_string(preset));
+        ASSERT_EQ(got.ranks.size(), n);
+        EXPECT_LE(l1(got.ranks, want.x), 1e-9);
+        if (preset == PageRankPreset::Boost) {
+          EXPECT_EQ(got.iterations, 20);
+        } else {
+          EXPECT_TRUE(got.converged);
+        }
+      }
+    }
+  }
+}
+
+TEST(PageRank, StopsAtTheSameIterationAsTheOracleWithDefaultTolerance) {
+  // The stop rule (L1 < tol, or < n·tol for networkx) is part of each convention.
+  for (Family f : kFamilies) {
+    const auto g = random_graph<std::int64_t, Pattern>(f, 200, 77);
+    const Edges d = to_edges(g);
+    for (PageRankPreset preset : kPresets) {
+      PageRankOptions o;
+      o.preset = preset;
+      o.device = Device::Cpu;
+      const int max_iter = preset == PageRankPreset::Boost ? 20 : 100;
+      const auto want = oracle(d, preset, 0.85, 1e-6, max_iter);
+      const auto got = pagerank<double>(g, o);
+      SCOPED_TRACE(std::string(family_name(f)) + " preset " + to_string(preset));
+      EXPECT_EQ(got.iterations, want.iterations);
+      EXPECT_LE(l1(got.ranks, want.x), 1e-12);
+    }
+  }
+}
+
+TEST(PageRank, FloatPrecisionWithinOneEMinusFiveOfDoubleOracle) {
+  for (Family f : kFamilies) {
+    const auto g = random_graph<std::int32_t, float>(f, 300, 5);
+    const Edges d = to_edges(g, /*use_values=*/false);
+    const auto want = oracle(d, PageRankPreset::Default, 0.85, 1e-14, 1000);
+    PageRankOptions o;
+    o.device = Device::Cpu;
+    const auto got = pagerank<float>(g, o);
+    SCOPED_TRACE(family_name(f));
+    EXPECT_TRUE(got.converged);
+    EXPECT_LE(l1(got.ranks, want.x), 1e-5);
+  }
+}
+
+TEST(PageRank, WeightedUsesValuesNormalizedByWeightedOutDegree) {
+  for (Family f : kFamilies) {
+    const auto g = random_graph<std::int32_t, double>(f, 150, 11, 0.1, 5.0);
+    const Edges d = to_edges(g, /*use_values=*/true);
+    PageRankOptions o = tight(PageRankPreset::Default);
+    o.weighted = true;
+    const auto want = oracle(d, PageRankPreset::Default, o.alpha, o.tol, o.max_iter);
+    const auto got = pagerank<double>(g, o);
+    SCOPED_TRACE(family_name(f));
+    EXPECT_LE(l1(got.ranks, want.x), 1e-9);
+    // Unweighted on the same weighted graph must use the structure only.
+    PageRankOptions u = tight(PageRankPreset::Default);
+    const auto want_u =
+        oracle(to_edges(g, false), PageRankPreset::Default, u.alpha, u.tol, u.max_iter);
+    EXPECT_LE(l1(pagerank<double>(g, u).ranks, want_u.x), 1e-9);
+  }
+}
+
+TEST(PageRank, PersonalizationDrivesTeleportAndDanglingMass) {
+  for (Family f : {Family::EmptyRows, Family::Uniform, Family::Dag}) {
+    const auto g = random_graph<std::int32_t, Pattern>(f, 90, 3);
+    const Edges d = to_edges(g);
+    std::vector<double> p(90, 0.0);
+    for (int v = 0; v < 90; v += 7) p[v] = 1.0 + v % 3;  // zeros elsewhere, unnormalized
+    for (PageRankPreset preset :
+         {PageRankPreset::Default, PageRankPreset::NetworkX, PageRankPreset::Gap}) {
+      PageRankOptions o = tight(preset);
+      o.personalization = p;
+      const auto want = oracle(d, preset, o.alpha, o.tol, o.max_iter, p);
+      SCOPED_TRACE(std::string(family_name(f)) + " " + to_string(preset));
+      EXPECT_LE(l1(pagerank<double>(g, o).ranks, want.x), 1e-9);
+    }
+  }
+}
+
+TEST(PageRank, AlphaExtremesGiveTeleportOnlyAndPureWalk) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::SelfLoops, 40, 8);
+  const Edges d = to_edges(g);
+  for (double alpha : {0.0, 0.5, 1.0}) {
+    PageRankOptions o = tight(PageRankPreset::Default);
+    o.alpha = alpha;
+    o.max_iter = 5000;
+    const auto want = oracle(d, PageRankPreset::Default, alpha, o.tol, o.max_iter);
+    const auto got = pagerank<double>(g, o);
+    SCOPED_TRACE(alpha);
+    EXPECT_LE(l1(got.ranks, want.x), 1e-9);
+    if (alpha == 0.0) {
+      for (int v = 0; v < 40; ++v) EXPECT_DOUBLE_EQ(got.ranks[v], 1.0 / 40);
+    }
+  }
+}
+
+TEST(PageRank, NonConvergenceIsReportedNotThrown) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 100, 9);
+  PageRankOptions o;
+  o.device = Device::Cpu;
+  o.max_iter = 2;
+  o.tol = 1e-12;
+  const auto r = pagerank<double>(g, o);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.iterations, 2);
+  EXPECT_GT(r.residual, 1e-12);
+  const auto want = oracle(to_edges(g), PageRankPreset::Default, 0.85, 1e-12, 2);
+  EXPECT_LE(l1(r.ranks, want.x), 1e-14);
+}
+
+TEST(PageRank, IndexTypesAndValueTypesAgreeBitForBit) {
+  const auto g32 = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 300, 21);
+  const auto g64 = random_graph<std::int64_t, Pattern>(Family::PowerLaw, 300, 21);
+  const auto gd = random_graph<std::int64_t, double>(Family::PowerLaw, 300, 21);
+  PageRankOptions o;
+  o.device = Device::Cpu;
+  const auto a = pagerank<double>(g32, o);
+  const auto b = pagerank<double>(g64, o);
+  const auto c = pagerank<double>(gd, o);  // unweighted: values ignored
+  EXPECT_EQ(a.ranks.values(), b.ranks.values());
+  EXPECT_EQ(a.ranks.values(), c.ranks.values());
+  EXPECT_EQ(a.iterations, c.iterations);
+}
+
+TEST(PageRank, RefusesBadOptionsAndShapes) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::Uniform, 10, 1);
+  PageRankOptions o;
+  o.device = Device::Cpu;
+  o.alpha = 1.5;
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  o = {};
+  o.tol = -1;
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  o = {};
+  o.personalization = std::vector<double>(9, 1.0);
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  o.personalization = std::vector<double>(10, 0.0);
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  o.personalization = std::vector<double>(10, 1.0);
+  o.personalization[3] = -1.0;
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  o = {};
+  o.preset = PageRankPreset::Boost;
+  o.personalization = std::vector<double>(10, 1.0);
+  EXPECT_THROW(pagerank<double>(g, o), InvalidArgument);
+  // Negative weights make no transition probabilities.
+  const auto neg = graph_from_edges<std::int32_t, double>(3, {{0, 1}, {1, 2}}, {1.0, -2.0});
+  o = {};
+  o.weighted = true;
+  EXPECT_THROW(pagerank<double>(neg, o), InvalidArgument);
+  Coo<std::int32_t> rect;
+  rect.rows = 2;
+  rect.cols = 3;
+  EXPECT_THROW(pagerank<double>(build_graph<std::int32_t, Pattern>(rect)), InvalidArgument);
+}
+
+TEST(PageRank, MatchesDenseOracleOnEveryDataGraph) {
+  SPINDLE_REQUIRE_DATA();
+  std::vector<std::string> skipped;
+  const auto graphs = load_data_graphs<Pattern>(&skipped);
+  ASSERT_GE(graphs.size(), 15u);
+  for (const auto& s : skipped) std::printf("  skipped %s\n", s.c_str());
+  for (const auto& dg : graphs) {
+    SCOPED_TRACE(dg.file);
+    const Edges d = to_edges(dg.graph);
+    {
+      const PageRankOptions o = tight(PageRankPreset::Default);
+      const auto want = oracle(d, PageRankPreset::Default, o.alpha, 1e-15, 3000);
+      EXPECT_LE(l1(pagerank<double>(dg.graph, o).ranks, want.x), 1e-9);
+      PageRankOptions of;
+      of.device = Device::Cpu;
+      of.tol = 1e-7;
+      of.max_iter = 1000;
+      EXPECT_LE(l1(pagerank<float>(dg.graph, of).ranks, want.x), 1e-5);
+    }
+    for (PageRankPreset preset : {PageRankPreset::Gap, PageRankPreset::Boost}) {
+      const PageRankOptions o = tight(preset);
+      const auto want = oracle(d, preset, o.alpha, o.tol, o.max_iter);
+      EXPECT_LE(l1(pagerank<double>(dg.graph, o).ranks, want.x), 1e-9 * (1 + double(d.n)))
+          << to_string(preset);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace spindle::test
