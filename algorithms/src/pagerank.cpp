@@ -154,6 +154,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     result.residual = static_cast<double>(l1_distance(x_new, x, desc));
     result.iterations = it;
     std::swap(x, x_new);
+    if (o.on_iteration) o.on_iteration(it, result.residual);
     if (result.residual < threshold) {
       result.converged = true;
       if (preset != PageRankPreset::Boost) break;

@@ -11,6 +11,7 @@
 /// (or, with `weighted`, whose out-weights sum to 0) is *dangling*.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "spindle/graph.hpp"
@@ -71,6 +72,9 @@ struct PageRankOptions {
   Device device = Device::Auto;
   /// Forces an mxv/vxm kernel (Auto: the planner decides).
   MxvKernel mxv_kernel = MxvKernel::Auto;
+  /// Called after every iteration with (iteration number from 1, L1 change): progress output,
+  /// per-iteration timing in benchmarks. Optional; must not throw.
+  std::function<void(int, double)> on_iteration;
 };
 
 /// Result of pagerank().
