@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "mapped_file.hpp"
+
+#include <fcntl.h>
+#include <omp.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "spindle/error.hpp"
+
+namespace spindle {
+namespace detail {
+
+namespace {
+[[noreturn]] void fail(const std::string& path, const char* what, int err) {
+  throw Error(path + ": " + what + ": " + std::strerror(err));
+}
+}  // namespace
+
+MappedFile::MappedFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, "cannot open", errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    fail(path, "cannot stat", err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw Error(path + ": is a directory, expected a file");
+  }
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* m = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m != MAP_FAILED) {
+      ::madvise(m, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL | MADV_WILLNEED);
+      map_ = m;
+      data_ = static_cast<const char*>(m);
+      size_ = static_cast<std::size_t>(st.st_size);
+      ::close(fd);
+      return;
+    }
+  }
+  // Not mappable (pipe, special file, empty file): read it.
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof(chunk));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      fail(path, "cannot read", err);
+    }
+    if (got == 0) break;
+    buffer_.insert(buffer_.end(), chunk, chunk + got);
+  }
+  ::close(fd);
+  data_ = buffer_.data();
+  size_ = buffer_.size();
+}
+
+MappedFile::~MappedFile() {
+  if (map_) ::munmap(map_, size_);
+}
+
+std::vector<std::size_t> split_at_lines(const char* begin, const char* end, std::size_t pieces,
+                                        std::size_t min_bytes) {
+  const std::size_t total = static_cast<std::size_t>(end - begin);
+  std::vector<std::size_t> cuts{0};
+  if (total == 0) {
+    cuts.push_back(0);
+    return cuts;
+  }
+  pieces = std::max<std::size_t>(1, std::min(pieces, total / std::max<std::size_t>(1, min_bytes)));
+  for (std::size_t k = 1; k < pieces; ++k) {
+    std::size_t at = total / pieces * k;
+    if (at <= cuts.back()) continue;
+    const void* nl = std::memchr(begin + at, '\n', total - at);
+    if (!nl) break;
+    at = static_cast<std::size_t>(static_cast<const char*>(nl) - begin) + 1;
+    if (at >= total) break;
+    if (at > cuts.back()) cuts.push_back(at);
+  }
+  cuts.push_back(total);
+  return cuts;
+}
+
+int resolve_threads(int requested) {
+  return requested > 0 ? requested : std::max(1, omp_get_max_threads());
+}
+
+}  // namespace detail
+}  // namespace spindle

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Private: a read-only view of a whole file (mmap, falling back to read() for files that cannot
+// be mapped such as pipes), plus the chunking used by the parallel parsers.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spindle {
+namespace detail {
+
+class MappedFile {
+ public:
+  /// Maps `path`. @throws Error naming the path and the system's reason when it cannot be read.
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  const char* begin() const noexcept { return data_; }
+  const char* end() const noexcept { return data_ + size_; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+  void* map_ = nullptr;       // mmap base (nullptr when buffer_ holds the bytes)
+  std::vector<char> buffer_;  // fallback copy
+};
+
+/// Splits [begin, end) into pieces that start at line beginnings: returns k+1 offsets
+/// (relative to begin) with offsets[0] = 0 and offsets[k] = end - begin. Aims for `pieces`
+/// pieces of at least `min_bytes` each.
+std::vector<std::size_t> split_at_lines(const char* begin, const char* end, std::size_t pieces,
+                                        std::size_t min_bytes);
+
+/// Threads to use: `requested` when > 0, else omp_get_max_threads().
+int resolve_threads(int requested);
+
+}  // namespace detail
+}  // namespace spindle

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: Apache-2.0
+// Matrix Market data section: parallel chunked parsing of coordinate and array files.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "chunked.hpp"
+#include "mapped_file.hpp"
+#include "mm_common.hpp"
+#include "progress.hpp"
+#include "spindle/error.hpp"
+#include "spindle/loaders/matrix_market.hpp"
+#include "text_scan.hpp"
+
+namespace spindle {
+namespace detail {
+namespace {
+
+std::string file_label(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// What the entry parser needs to know, fixed for the whole file.
+struct EntrySpec {
+  std::uint64_t rows = 0;
+  std::uint64_t cols = 0;
+  MmField field = MmField::Real;
+  bool keep_values = true;  // store values (false: parse and check them, then drop)
+  bool mirror = false;      // expand symmetric / skew-symmetric
+  bool skew = false;
+  bool allow_nonfinite = false;
+};
+
+template <class I>
+struct CooChunk {
+  ChunkStatus st;
+  std::vector<I> row;
+  std::vector<I> col;
+  std::vector<double> val;
+};
+
+struct DenseChunk {
+  ChunkStatus st;
+  std::vector<double> val;
+};
+
+bool at_end_of_line(const char* p, const char* e) { return p == e || *p == '\n' || *p == '\r'; }
+
+// A number must end at a blank or the line end ("12abc" is one bad token, not 12 + garbage).
+bool ends_token(const char* p, const char* e) {
+  return p == e || is_blank(*p) || *p == '\n' || *p == '\r';
+}
+
+std::string nonfinite_message(double v) {
+  return std::string("value ") + (std::isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf")) +
+         " is not finite (NaN/Inf values are refused unless allow_nonfinite / "
+         "--allow-nonfinite is set)";
+}
+
+// Parses the value field at p (already past blanks). Returns false after recording the error.
+inline bool parse_value(const char*& p, const char* e, const EntrySpec& s, double& v,
+                        ChunkStatus& st, std::int64_t line) {
+  if (at_end_of_line(p, e)) {
+    st.fail(line, s.field == MmField::Integer ? "missing value: expected an integer value"
+                                              : "missing value: expected a real value");
+    return false;
+  }
+  const char* tok = p;
+  if (s.field == MmField::Integer) {
+    std::int64_t iv = 0;
+    const NumStatus ns = parse_int64(p, e, iv);
+    if (ns == NumStatus::Overflow) {
+      st.fail(line, "integer value " + token_at(tok, e) + " is outside the 64-bit range");
+      return false;
+    }
+    if (ns != NumStatus::Ok || !ends_token(p, e)) {
+      p = tok;
+      st.fail(line, "expected an integer value, found " + token_at(tok, e));
+      return false;
+    }
+    v = static_cast<double>(iv);
+    return true;
+  }
+  if (!parse_double(p, e, v) || !ends_token(p, e)) {
+    p = tok;
+    st.fail(line, "expected a real value, found " + token_at(tok, e));
+    return false;
+  }
+  if (!s.allow_nonfinite && !std::isfinite(v)) {
+    st.fail(line, nonfinite_message(v));
+    return false;
+  }
+  return true;
+}
+
+// Parses an index at p (already past blanks) into [1, limit]; false after recording the error.
+inline bool parse_index(const char*& p, const char* e, std::uint64_t limit, const char* name,
+                        std::uint64_t& out, ChunkStatus& st, std::int64_t line) {
+  const char* tok = p;
+  if (at_end_of_line(p, e)) {
+    st.fail(line, std::string("missing ") + name + ": expected 'row col" +
+                      "' followed by the value (if any)");
+    return false;
+  }
+  const NumStatus ns = parse_count(p, e, out);
+  if (ns != NumStatus::Ok || !ends_token(p, e)) {
+    p = tok;
+    st.fail(line, std::string("expected the ") + name + " (an integer in 1.." +
+                      std::to_string(limit) + "), found " + token_at(tok, e));
+    return false;
+  }
+  if (out < 1 || out > limit) {
+    st.fail(line, std::string(name) + " " + std::to_string(out) + " is out of range 1.." +
+                      std::to_string(limit));
+    return false;
+  }
+  return true;
+}
+
+template <class I>
+void parse_coo_chunk(const char* p, const char* e, const EntrySpec& s, std::int64_t reserve,
+                     CooChunk<I>& out) {
+  ChunkStatus& st = out.st;
+  const bool has_value = s.field != MmField::Pattern;
+  out.row.reserve(static_cast<std::size_t>(reserve));
+  out.col.reserve(static_cast<std::size_t>(reserve));
+  if (has_value && s.keep_values) out.val.reserve(static_cast<std::size_t>(reserve));
+  std::int64_t line = 0, entries = 0;
+  while (p < e) {
+    p = skip_blanks(p, e);
+    if (p == e) break;
+    const char c = *p;
+    if (c == '\n') {
+      ++p;
+      ++line;
+      continue;
+    }
+    if (c == '%' || (c == '\r' && (p + 1 == e || p[1] == '\n'))) {
+      p = find_eol(p, e);
+      if (p < e) {
+        ++p;
+        ++line;
+      }
+      continue;
+    }
+    std::uint64_t i = 0, j = 0;
+    if (!parse_index(p, e, s.rows, "row index", i, st, line)) return;
+    p = skip_blanks(p, e);
+    if (!parse_index(p, e, s.cols, "column index", j, st, line)) return;
+    double v = 1.0;
+    if (has_value) {
+      p = skip_blanks(p, e);
+      if (!parse_value(p, e, s, v, st, line)) return;
+    }
+    if (!at_line_end(p, e)) {
+      st.fail(line, "unexpected text after the entry: " + token_at(p, e) + " (expected " +
+                        (has_value ? "'row col value'" : "'row col' for a pattern file") + ")");
+      return;
+    }
+    if (s.skew && i == j && v != 0.0) {
+      st.fail(line, "nonzero diagonal entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                        ") in a skew-symmetric matrix (its diagonal must be zero)");
+      return;
+    }
+    out.row.push_back(static_cast<I>(i - 1));
+    out.col.push_back(static_cast<I>(j - 1));
+    if (has_value && s.keep_values) out.val.push_back(v);
+    if (s.mirror && i != j) {
+      out.row.push_back(static_cast<I>(j - 1));
+      out.col.push_back(static_cast<I>(i - 1));
+      if (has_value && s.keep_values) out.val.push_back(s.skew ? -v : v);
+    }
+    ++entries;
+    if (p < e) {
+      ++p;  // the '\n'
+      ++line;
+    }
+  }
+  st.lines = line;
+  st.entries = entries;
+}
+
+void parse_dense_chunk(const char* p, const char* e, const EntrySpec& s, DenseChunk& out) {
+  ChunkStatus& st = out.st;
+  std::int64_t line = 0;
+  while (p < e) {
+    p = skip_blanks(p, e);
+    if (p == e) break;
+    const char c = *p;
+    if (c == '\n') {
+      ++p;
+      ++line;
+      continue;
+    }
+    if (c == '%' || (c == '\r' && (p + 1 == e || p[1] == '\n'))) {
+      p = find_eol(p, e);
+      if (p < e) {
+        ++p;
+        ++line;
+      }
+      continue;
+    }
+    double v = 0.0;
+    if (!parse_value(p, e, s, v, st, line)) return;
+    if (!at_line_end(p, e)) {
+      st.fail(line, "unexpected text after the value: " + token_at(p, e) +
+                        " (an array file has one value per line)");
+      return;
+    }
+    out.val.push_back(v);
+    if (p < e) {
+      ++p;
+      ++line;
+    }
+  }
+  st.lines = line;
+  st.entries = static_cast<std::int64_t>(out.val.size());
+}
+
+void refuse_unsupported(const MatrixMarketHeader& h, const std::string& path) {
+  if (h.object == MmObject::Vector) {
+    throw Unsupported(path +
+                      ": Matrix Market 'vector' objects are not supported (expected "
+                      "'matrix')");
+  }
+  if (h.field == MmField::Complex) {
+    throw Unsupported(path + ": complex values are not supported (field 'complex'" +
+                      (h.symmetry == MmSymmetry::Hermitian ? ", symmetry 'hermitian'" : "") +
+                      " on line 1)");
+  }
+}
+
+// Checks the entry count against the declaration; errors name the line where it goes wrong.
+template <class Chunk>
+void check_count(const std::vector<Chunk>& chunks, const MatrixMarketHeader& h, const MappedFile& f,
+                 const std::string& path, const char* what) {
+  std::int64_t total = 0, lines = 0;
+  for (const auto& c : chunks) {
+    total += c.st.entries;
+    lines += c.st.lines;
+  }
+  const std::int64_t first_line = h.size_line + 1;
+  if (total > h.entries) {
+    const std::int64_t at =
+        locate_data_line(f.data() + h.data_offset, f.end(), first_line, h.entries, "%");
+    throw ParseError(path, at,
+                     std::string("more ") + what + " than the " + std::to_string(h.entries) +
+                         " declared on the size line (line " + std::to_string(h.size_line) + ")");
+  }
+  if (total < h.entries) {
+    throw ParseError(path, first_line + lines,
+                     "end of file after " + std::to_string(total) + " " + what + ", expected " +
+                         std::to_string(h.entries) + " as declared on line " +
+                         std::to_string(h.size_line) + " (truncated file?)");
+  }
+}
+
+template <class I>
+MatrixMarketCoo<I> read_coo(const MappedFile& f, const std::string& path,
+                            const MatrixMarketOptions& opt, bool keep_values) {
+  MatrixMarketCoo<I> out;
+  MatrixMarketHeader& h = out.header;
+  h = parse_mm_header(f.data(), f.size(), path, opt.headerless);
+  refuse_unsupported(h, path);
+  if (h.format != MmFormat::Coordinate) {
+    throw InvalidArgument(path +
+                          ": is a dense 'array' file; read it with "
+                          "read_matrix_market_dense (expected 'coordinate')");
+  }
+  if (h.rows > static_cast<std::int64_t>(std::numeric_limits<I>::max()) ||
+      h.cols > static_cast<std::int64_t>(std::numeric_limits<I>::max())) {
+    throw InvalidArgument(path + ": a " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                          " matrix does not fit 32-bit indices; read it with int64 indices");
+  }
+  EntrySpec s;
+  s.rows = static_cast<std::uint64_t>(h.rows);
+  s.cols = static_cast<std::uint64_t>(h.cols);
+  s.field = h.field;
+  s.keep_values = keep_values;
+  s.mirror = opt.expand_symmetry && h.symmetry != MmSymmetry::General;
+  s.skew = h.symmetry == MmSymmetry::SkewSymmetric;
+  s.allow_nonfinite = opt.allow_nonfinite;
+
+  const char* begin = f.data() + h.data_offset;
+  const char* end = f.end();
+  const int threads = resolve_threads(opt.threads);
+  const auto cuts = plan_chunks(begin, end, threads);
+  const double data_bytes = std::max<double>(1.0, static_cast<double>(end - begin));
+  Progress progress(file_label(path), static_cast<std::uint64_t>(end - begin), opt.progress);
+  std::vector<CooChunk<I>> chunks;
+  run_chunks(begin, cuts, threads, progress, path, h.size_line + 1, chunks,
+             [&](const char* b, const char* e, CooChunk<I>& c) {
+               // Reserve this chunk's share of the declared count, but never more than its
+               // bytes could hold (a line takes >= 4 bytes): a wild count sizes nothing.
+               const double bytes = static_cast<double>(e - b);
+               double want = static_cast<double>(h.entries) * (bytes / data_bytes) * 1.02 + 16;
+               want = std::min(want, bytes / 4 + 1);
+               if (s.mirror) want *= 2;
+               parse_coo_chunk(b, e, s, static_cast<std::int64_t>(want), c);
+             });
+  check_count(chunks, h, f, path, "entries");
+  out.coo.rows = static_cast<I>(h.rows);
+  out.coo.cols = static_cast<I>(h.cols);
+  out.coo.row = concat_chunks(chunks, &CooChunk<I>::row, threads);
+  out.coo.col = concat_chunks(chunks, &CooChunk<I>::col, threads);
+  out.coo.val = concat_chunks(chunks, &CooChunk<I>::val, threads);
+  return out;
+}
+
+}  // namespace
+}  // namespace detail
+
+template <class I>
+MatrixMarketCoo<I> read_matrix_market_coo(const std::string& path,
+                                          const MatrixMarketOptions& options) {
+  detail::MappedFile f(path);
+  return detail::read_coo<I>(f, path, options, true);
+}
+
+template <class I, class V>
+Graph<I, V> read_matrix_market(const std::string& path, const MatrixMarketOptions& options) {
+  Coo<I> coo;
+  {
+    detail::MappedFile f(path);
+    coo = std::move(detail::read_coo<I>(f, path, options, !is_pattern_v<V>).coo);
+  }
+  BuildOptions build = options.build;
+  build.allow_nonfinite = true;  // already checked per line while parsing
+  const std::int64_t n = coo.size();
+  try {
+    return build_graph<I, V>(std::move(coo), build);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory(path + ": out of memory building the graph (" + std::to_string(n) +
+                      " entries)");
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(path + ": " + e.what());
+  }
+}
+
+template <class T>
+DenseMatrix<T> read_matrix_market_dense(const std::string& path,
+                                        const MatrixMarketOptions& options) {
+  using namespace detail;
+  MappedFile f(path);
+  const MatrixMarketHeader h = parse_mm_header(f.data(), f.size(), path, options.headerless);
+  refuse_unsupported(h, path);
+  if (h.format != MmFormat::Array) {
+    throw InvalidArgument(path +
+                          ": is a sparse 'coordinate' file; read it with "
+                          "read_matrix_market (expected 'array')");
+  }
+  const char* begin = f.data() + h.data_offset;
+  const char* end = f.end();
+  // Each value takes at least 2 bytes ("1\n", the last may lack its newline): a count the file
+  // cannot hold is refused before anything is allocated from it.
+  const auto avail = static_cast<std::uint64_t>(end - begin);
+  if (static_cast<std::uint64_t>(h.entries) > (avail + 1) / 2) {
+    throw ParseError(path, h.size_line,
+                     "declares " + std::to_string(h.entries) + " values but only " +
+                         std::to_string(avail) +
+                         " bytes follow the size line (truncated file or wrong size line)");
+  }
+  EntrySpec s;
+  s.field = h.field;
+  s.allow_nonfinite = options.allow_nonfinite;
+  const int threads = resolve_threads(options.threads);
+  const auto cuts = plan_chunks(begin, end, threads);
+  Progress progress(file_label(path), avail, options.progress);
+  std::vector<DenseChunk> chunks;
+  run_chunks(begin, cuts, threads, progress, path, h.size_line + 1, chunks,
+             [&](const char* b, const char* e, DenseChunk& c) { parse_dense_chunk(b, e, s, c); });
+  check_count(chunks, h, f, path, "values");
+  const std::vector<double> v = concat_chunks(chunks, &DenseChunk::val, threads);
+  DenseMatrix<T> m(h.rows, h.cols);
+  const std::int64_t rows = h.rows, cols = h.cols;
+  if (h.symmetry == MmSymmetry::General) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t j = 0; j < cols; ++j) {
+      for (std::int64_t i = 0; i < rows; ++i) m(i, j) = static_cast<T>(v[j * rows + i]);
+    }
+  } else {
+    // Lower triangle stored column by column; mirror it (negated for skew-symmetric).
+    const bool skew = h.symmetry == MmSymmetry::SkewSymmetric;
+    std::size_t k = 0;
+    for (std::int64_t j = 0; j < cols; ++j) {
+      for (std::int64_t i = skew ? j + 1 : j; i < rows; ++i) {
+        const double x = v[k++];
+        m(i, j) = static_cast<T>(x);
+        if (i != j) m(j, i) = static_cast<T>(skew ? -x : x);
+      }
+    }
+  }
+  return m;
+}
+
+template MatrixMarketCoo<std::int32_t> read_matrix_market_coo<std::int32_t>(
+    const std::string&, const MatrixMarketOptions&);
+template MatrixMarketCoo<std::int64_t> read_matrix_market_coo<std::int64_t>(
+    const std::string&, const MatrixMarketOptions&);
+#define SPINDLE_INSTANTIATE_MM_READ(I, V) \
+  template Graph<I, V> read_matrix_market<I, V>(const std::string&, const MatrixMarketOptions&);
+SPINDLE_INSTANTIATE_MM_READ(std::int32_t, float)
+SPINDLE_INSTANTIATE_MM_READ(std::int32_t, double)
+SPINDLE_INSTANTIATE_MM_READ(std::int32_t, Pattern)
+SPINDLE_INSTANTIATE_MM_READ(std::int64_t, float)
+SPINDLE_INSTANTIATE_MM_READ(std::int64_t, double)
+SPINDLE_INSTANTIATE_MM_READ(std::int64_t, Pattern)
+#undef SPINDLE_INSTANTIATE_MM_READ
+template DenseMatrix<float> read_matrix_market_dense<float>(const std::string&,
+                                                            const MatrixMarketOptions&);
+template DenseMatrix<double> read_matrix_market_dense<double>(const std::string&,
+                                                              const MatrixMarketOptions&);
+
+}  // namespace spindle
