@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// Public mxv / vxm: validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
+#include "spindle/ops/mxv.hpp"
+
+#include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
+#include "ops/core/planner.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/ops/detail/prologue.hpp"
+
+namespace spindle {
+namespace {
+
+template <class S, class I, class V>
+detail::MxvInfo mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_full,
+                         const Descriptor& desc) {
+  detail::MxvInfo info;
+  info.op = op;
+  info.semiring = S::kind;
+  info.value = value_kind_of<typename S::value_type>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.masked = !mask.empty();
+  info.mask_kind = mask.kind();
+  info.mask_complemented = mask.complemented();
+  info.accum = accum.enabled;
+  info.replace = desc.replace;
+  info.input_full = input_full;
+  info.transpose_a = desc.transpose_a;
+  return info;
+}
+
+// Statistics of the graph whose rows produce the output (what a pull kernel iterates).
+template <class I, class V>
+const GraphStats& output_row_stats(const Graph<I, V>& A, bool transpose_a, bool vxm) {
+  return transpose_a != vxm ? A.transpose().stats() : A.stats();
+}
+
+}  // namespace
+
+template <class S, class I, class V>
+void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
+         const Graph<I, V>& A, const Vector<typename S::value_type>& u, const Descriptor& desc) {
+  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false)) return;
+  const Device device = resolve_device(desc.device);
+  const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
+                                     mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
+                                     device, device_caps(), desc);
+  log_plan(plan);
+  if (plan.device == Device::Cuda) {
+    detail::cuda::mxv<S>(plan, w, mask, accum, A, u, desc.transpose_a, desc.replace);
+  } else {
+    detail::cpu::mxv<S>(plan, w, mask, accum, A, u, desc.transpose_a, desc.replace);
+  }
+}
+
+template <class S, class I, class V>
+void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
+         const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
+  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true)) return;
+  const Device device = resolve_device(desc.device);
+  const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
+                                     mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc),
+                                     device, device_caps(), desc);
+  log_plan(plan);
+  if (plan.device == Device::Cuda) {
+    detail::cuda::vxm<S>(plan, w, mask, accum, u, A, desc.transpose_a, desc.replace);
+  } else {
+    detail::cpu::vxm<S>(plan, w, mask, accum, u, A, desc.transpose_a, desc.replace);
+  }
+}
+
+template <class S, class I, class V>
+Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);
+  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
+                          mxv_info<S, I, V>(OpKind::Mxv, mask, accum, true, desc), device,
+                          device_caps(), desc);
+}
+
+#define SPINDLE_INSTANTIATE_MXV_(S, I, V)                                                          \
+  template void mxv<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S, const Graph<I, V>&,    \
+                             const Vector<S::value_type>&, const Descriptor&);                     \
+  template void vxm<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S,                        \
+                             const Vector<S::value_type>&, const Graph<I, V>&, const Descriptor&); \
+  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);
+SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXV_)
+
+}  // namespace spindle

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file planner.hpp
+/// @brief The operation planner: pure functions from graph statistics, the call's arguments,
+/// the device and its capabilities to a Plan. They never run a kernel and read no global state,
+/// so tests check their decisions for any device (e.g. reference_hopper_caps()) on CPU builds.
+///
+/// planner.cpp holds the device-independent part (CPU plans, forced kernels); planner_cuda.cpp
+/// holds the CUDA rules (owned by the CUDA backend; compiled in every build since it is plain
+/// host code).
+
+#include <cstdint>
+#include <string>
+
+#include "spindle/descriptor.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
+#include "spindle/types.hpp"
+
+namespace spindle::detail {
+
+/// What the planner knows about an mxv / vxm call besides the graph statistics.
+struct MxvInfo {
+  OpKind op = OpKind::Mxv;  ///< Mxv or Vxm
+  SemiringKind semiring = SemiringKind::PlusTimes;
+  ValueKind value = ValueKind::Float;         ///< the semiring's value type T
+  ValueKind matrix_value = ValueKind::Float;  ///< the graph's V (Pattern: no value array)
+  IndexKind index = IndexKind::Int32;
+  bool masked = false;
+  MaskKind mask_kind = MaskKind::Value;
+  bool mask_complemented = false;
+  bool accum = false;
+  bool replace = false;
+  bool input_full = true;  ///< u has no absent entries
+  bool transpose_a = false;
+};
+
+/// What the planner knows about an mxm (SpMM) call.
+struct MxmInfo {
+  SemiringKind semiring = SemiringKind::PlusTimes;
+  ValueKind value = ValueKind::Float;
+  ValueKind matrix_value = ValueKind::Float;
+  IndexKind index = IndexKind::Int32;
+  std::int64_t n = 0;  ///< dense width N
+  bool accum = false;
+  bool transpose_a = false;
+  bool transpose_b = false;
+};
+
+/// What the planner knows about an sddmm call.
+struct SddmmInfo {
+  SemiringKind semiring = SemiringKind::PlusTimes;
+  ValueKind value = ValueKind::Float;
+  ValueKind matrix_value = ValueKind::Float;
+  IndexKind index = IndexKind::Int32;
+  std::int64_t k = 0;  ///< inner dimension K
+  bool accum = false;
+  bool transpose_b = false;
+};
+
+/// Plans an mxv / vxm. `stats` are those of the graph whose rows produce the output entries
+/// (A; A^T with transpose_a; for vxm A^T, or A with transpose_a). `device` is already resolved
+/// (Cpu or Cuda). A kernel forced in desc.mxv_kernel is used when the device can run it;
+/// otherwise the planner's choice is returned with a reason saying the force fell back.
+Plan plan_mxv(const GraphStats& stats, const MxvInfo& info, Device device, const DeviceCaps& caps,
+              const Descriptor& desc);
+/// Plans an mxm (stats of A, or A^T with transpose_a); forcing through desc.mxm_kernel.
+Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const DeviceCaps& caps,
+              const Descriptor& desc);
+/// Plans an sddmm (stats of S); forcing through desc.sddmm_kernel.
+Plan plan_sddmm(const GraphStats& stats, const SddmmInfo& info, Device device,
+                const DeviceCaps& caps, const Descriptor& desc);
+
+/// The CUDA rules (planner_cuda.cpp), including the handling of forced kernels on CUDA.
+Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps,
+                   const Descriptor& desc);
+Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
+                   const Descriptor& desc);
+Plan plan_sddmm_cuda(const GraphStats& stats, const SddmmInfo& info, const DeviceCaps& caps,
+                     const Descriptor& desc);
+
+/// Applies a forced kernel to the planner's choice `chosen`: with an empty `why_not` the result
+/// runs `forced` (plan.forced = true; launch parameters kept only when the kernel is the same);
+/// otherwise `chosen` is kept and its reason says that the force fell back and why.
+template <class Kernel>
+Plan apply_forced(Plan chosen, Kernel Plan::*slot, Kernel forced, const std::string& why_not) {
+  if (!why_not.empty()) {
+    chosen.reason = std::string("forced kernel ") + to_string(forced) + " cannot run here (" +
+                    why_not + "); fell back to the planner's choice: " + chosen.reason;
+    return chosen;
+  }
+  if (chosen.*slot != forced) chosen.params = LaunchParams{};
+  chosen.*slot = forced;
+  chosen.forced = true;
+  chosen.reason = "forced by the descriptor";
+  return chosen;
+}
+
+}  // namespace spindle::detail

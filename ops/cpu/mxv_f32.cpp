@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU mxv / vxm for T = float, every built-in semiring, index and graph value type.
+#include "ops/cpu/mxv_backend.hpp"
+
+namespace spindle {
+SPINDLE_FOR_EACH_SEMIRING_OF_T(SPINDLE_INSTANTIATE_CPU_MXV_, float)
+}  // namespace spindle

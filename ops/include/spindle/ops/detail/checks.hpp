@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file checks.hpp
+/// @brief Argument checks shared by the public entry points (ops/core) and the header-only CPU
+/// entry points for user-defined semirings (spindle/ops/cpu/*_impl.hpp). Internal.
+
+#include <cstdint>
+#include <string>
+
+#include "spindle/dense.hpp"
+#include "spindle/error.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/operators.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle::detail {
+
+/// Throws DimensionMismatch "<op>: <what> has <got> <unit> but <expected_what> is <expected>".
+inline void check_dim(const char* op, const char* what, std::int64_t got, const char* unit,
+                      const char* expected_what, std::int64_t expected) {
+  if (got != expected) {
+    throw DimensionMismatch(std::string(op) + ": " + what + " has " + std::to_string(got) + " " +
+                            unit + " but " + expected_what + " is " + std::to_string(expected));
+  }
+}
+
+/// Sizes a vector output w for n entries. Without mask and accumulator w is overwritten entirely,
+/// so any size is accepted and w is resized; otherwise w (and the mask) must have n entries.
+template <class T>
+void prepare_vector_output(const char* op, Vector<T>& w, std::int64_t n, const Mask& mask,
+                           Accum accum, const char* n_what) {
+  if (!mask.empty()) check_dim(op, "the mask", mask.size(), "entries", n_what, n);
+  if (w.size() == n) return;
+  if (mask.empty() && !accum.enabled) {
+    w.resize_empty(n);
+    return;
+  }
+  check_dim(op, "the output w", w.size(), "entries", n_what, n);
+}
+
+/// Sizes a dense output C as rows x cols: resized without an accumulator, else must match.
+template <class T>
+void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
+                          Accum accum) {
+  if (C.rows() == rows && C.cols() == cols) return;
+  if (!accum.enabled) {
+    C = DenseMatrix<T>(rows, cols);
+    return;
+  }
+  throw DimensionMismatch(std::string(op) + ": the output is " + std::to_string(C.rows()) + " x " +
+                          std::to_string(C.cols()) + " but the result is " + std::to_string(rows) +
+                          " x " + std::to_string(cols) +
+                          " (an accumulator needs the shapes to agree)");
+}
+
+/// Throws InvalidArgument when an input aliases the output that is written while it is read.
+inline void check_no_alias(const char* op, const void* input, const void* output,
+                           const char* input_name, const char* output_name) {
+  if (input == output) {
+    throw InvalidArgument(std::string(op) + ": " + input_name + " and " + output_name +
+                          " are the same object; pass a copy of " + input_name);
+  }
+}
+
+}  // namespace spindle::detail
