@@ -20,11 +20,6 @@ constexpr std::int64_t kLoadBalanceMaxRow = 64;
 // Ginkgo's oversubscription ω (warps per SM multiple) by nnz (seed 002 §3.2).
 constexpr std::int64_t kOmegaSmallNnz = 200000;
 constexpr std::int64_t kOmegaMediumNnz = 2000000;
-// dgSPARSE Insight 1 (seed 000 §2.1.2): up to N = 4 a warp reduces a row in parallel with
-// vector loads of B; wider N favours a sequential walk per output column.
-constexpr std::int64_t kParallelReduceMaxN = 4;
-// PRedS (seed 003 §III-B/C): interleaved reduction pays up to K = 32, warp-merged tiling above.
-constexpr std::int64_t kIirMaxK = 32;
 constexpr int kDefaultBlockThreads = 256;
 
 std::string fmt(double v) {
@@ -56,22 +51,6 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
   }
 }
 
-std::string cuda_mxm_cannot(MxmKernel k, const MxmInfo& info) {
-  if (k == MxmKernel::CpuRowBalanced) return "cpu_row_balanced is a CPU kernel";
-  if (k == MxmKernel::Cusparse && info.semiring != SemiringKind::PlusTimes) {
-    return "cuSPARSE computes plus_times only";
-  }
-  return "";
-}
-
-std::string cuda_sddmm_cannot(SddmmKernel k, const SddmmInfo& info) {
-  if (k == SddmmKernel::CpuRowBalanced) return "cpu_row_balanced is a CPU kernel";
-  if (k == SddmmKernel::Cusparse && info.semiring != SemiringKind::PlusTimes) {
-    return "cuSPARSE computes plus_times only";
-  }
-  return "";
-}
-
 }  // namespace
 
 Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& /*caps*/,
@@ -100,34 +79,6 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   return apply_forced(p, &Plan::mxv, desc.mxv_kernel, cuda_mxv_cannot(desc.mxv_kernel, info));
 }
 
-Plan plan_mxm_cuda(const GraphStats& /*stats*/, const MxmInfo& info, const DeviceCaps& /*caps*/,
-                   const Descriptor& desc) {
-  Plan p = base(OpKind::Mxm);
-  if (info.n <= kParallelReduceMaxN) {
-    p.mxm = MxmKernel::ParallelReduceVec;
-    p.reason = "dgSPARSE Insight 1: N = " + std::to_string(info.n) + " <= 4, parallel reduction";
-  } else {
-    p.mxm = MxmKernel::RowCacheSeq;
-    p.params.tile = 32;
-    p.reason = "dgSPARSE Insight 1: N = " + std::to_string(info.n) + " > 4, sequential row caching";
-  }
-  if (desc.mxm_kernel == MxmKernel::Auto) return p;
-  return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
-}
-
-Plan plan_sddmm_cuda(const GraphStats& /*stats*/, const SddmmInfo& info, const DeviceCaps& /*caps*/,
-                     const Descriptor& desc) {
-  Plan p = base(OpKind::Sddmm);
-  if (info.k <= kIirMaxK) {
-    p.sddmm = SddmmKernel::Iir;
-    p.reason = "PRedS: K = " + std::to_string(info.k) + " <= 32, interleaved reduction";
-  } else {
-    p.sddmm = SddmmKernel::Wmt;
-    p.reason = "PRedS: K = " + std::to_string(info.k) + " > 32, warp-merged tiling";
-  }
-  if (desc.sddmm_kernel == SddmmKernel::Auto) return p;
-  return apply_forced(p, &Plan::sddmm, desc.sddmm_kernel,
-                      cuda_sddmm_cannot(desc.sddmm_kernel, info));
-}
+// plan_mxm_cuda and plan_sddmm_cuda: planner_cuda_mxm.cpp (owned by the SpMM/SDDMM backend).
 
 }  // namespace spindle::detail
