@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Matrix Market data section: parallel chunked parsing of coordinate and array files.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -122,14 +123,70 @@ inline bool parse_index(const char*& p, const char* e, std::uint64_t limit, cons
   return true;
 }
 
+// Careful parse of one entry line starting at p (first non-blank character, not a comment):
+// handles every accepted spelling and produces the exact error. Returns false after recording
+// the error; on success p is left at the '\n' or the end.
+template <class I>
+bool parse_entry_slow(const char*& p, const char* e, const EntrySpec& s, CooChunk<I>& out,
+                      std::int64_t line) {
+  ChunkStatus& st = out.st;
+  const bool has_value = s.field != MmField::Pattern;
+  std::uint64_t i = 0, j = 0;
+  if (!parse_index(p, e, s.rows, "row index", i, st, line)) return false;
+  p = skip_blanks(p, e);
+  if (!parse_index(p, e, s.cols, "column index", j, st, line)) return false;
+  double v = 1.0;
+  if (has_value) {
+    p = skip_blanks(p, e);
+    if (!parse_value(p, e, s, v, st, line)) return false;
+  }
+  if (!at_line_end(p, e)) {
+    st.fail(line, "unexpected text after the entry: " + token_at(p, e) + " (expected " +
+                      (has_value ? "'row col value'" : "'row col' for a pattern file") + ")");
+    return false;
+  }
+  if (s.skew && i == j && v != 0.0) {
+    st.fail(line, "nonzero diagonal entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                      ") in a skew-symmetric matrix (its diagonal must be zero)");
+    return false;
+  }
+  out.row.push_back(static_cast<I>(i - 1));
+  out.col.push_back(static_cast<I>(j - 1));
+  if (has_value && s.keep_values) out.val.push_back(v);
+  if (s.mirror && i != j) {
+    out.row.push_back(static_cast<I>(j - 1));
+    out.col.push_back(static_cast<I>(i - 1));
+    if (has_value && s.keep_values) out.val.push_back(s.skew ? -v : v);
+  }
+  return true;
+}
+
+// Up to 18 plain digits (no sign): the optimistic path. Anything else (signs, 19+ digits,
+// no digits) returns nullptr and the line goes to parse_entry_slow.
+inline const char* scan_digits(const char* p, const char* e, std::uint64_t& v) {
+  std::uint64_t x = 0;
+  const char* b = p;
+  while (p < e) {
+    const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(*p)) - '0';
+    if (d > 9) break;
+    x = x * 10 + d;
+    ++p;
+  }
+  if (p == b || p - b > 18) return nullptr;
+  v = x;
+  return p;
+}
+
 template <class I>
 void parse_coo_chunk(const char* p, const char* e, const EntrySpec& s, std::int64_t reserve,
                      CooChunk<I>& out) {
   ChunkStatus& st = out.st;
   const bool has_value = s.field != MmField::Pattern;
+  const bool real = s.field == MmField::Real;
+  const bool store_val = has_value && s.keep_values;
   out.row.reserve(static_cast<std::size_t>(reserve));
   out.col.reserve(static_cast<std::size_t>(reserve));
-  if (has_value && s.keep_values) out.val.reserve(static_cast<std::size_t>(reserve));
+  if (store_val) out.val.reserve(static_cast<std::size_t>(reserve));
   std::int64_t line = 0, entries = 0;
   while (p < e) {
     p = skip_blanks(p, e);
@@ -148,32 +205,60 @@ void parse_coo_chunk(const char* p, const char* e, const EntrySpec& s, std::int6
       }
       continue;
     }
+    // Optimistic path for the common spelling "i j [v]" with plain numbers; any surprise
+    // re-parses the line carefully from its start.
+    const char* start = p;
+    bool fast = false;
     std::uint64_t i = 0, j = 0;
-    if (!parse_index(p, e, s.rows, "row index", i, st, line)) return;
-    p = skip_blanks(p, e);
-    if (!parse_index(p, e, s.cols, "column index", j, st, line)) return;
     double v = 1.0;
-    if (has_value) {
-      p = skip_blanks(p, e);
-      if (!parse_value(p, e, s, v, st, line)) return;
+    const char* q = scan_digits(p, e, i);
+    if (q && q < e && is_blank(*q) && i - 1 < s.rows) {
+      q = skip_blanks(q + 1, e);
+      q = scan_digits(q, e, j);
+      if (q && j - 1 < s.cols) {
+        if (!has_value) {
+          fast = true;
+        } else if (q < e && is_blank(*q)) {
+          q = skip_blanks(q + 1, e);
+          if (real) {
+            if (parse_double_fast(q, e, v)) {
+              fast = true;
+            } else {
+              const auto r = std::from_chars(q, e, v, std::chars_format::general);
+              fast = r.ec == std::errc() && (s.allow_nonfinite || std::isfinite(v));
+              q = r.ptr;
+            }
+          } else {
+            std::int64_t iv = 0;
+            const auto r = std::from_chars(q, e, iv);
+            fast = r.ec == std::errc();
+            v = static_cast<double>(iv);
+            q = r.ptr;
+          }
+        }
+        if (fast) {
+          if (q < e && *q == '\n') {
+            // the common case, nothing to check
+          } else {
+            fast = at_line_end(q, e);
+          }
+        }
+        if (fast && s.skew && i == j && v != 0.0) fast = false;
+      }
     }
-    if (!at_line_end(p, e)) {
-      st.fail(line, "unexpected text after the entry: " + token_at(p, e) + " (expected " +
-                        (has_value ? "'row col value'" : "'row col' for a pattern file") + ")");
-      return;
-    }
-    if (s.skew && i == j && v != 0.0) {
-      st.fail(line, "nonzero diagonal entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                        ") in a skew-symmetric matrix (its diagonal must be zero)");
-      return;
-    }
-    out.row.push_back(static_cast<I>(i - 1));
-    out.col.push_back(static_cast<I>(j - 1));
-    if (has_value && s.keep_values) out.val.push_back(v);
-    if (s.mirror && i != j) {
-      out.row.push_back(static_cast<I>(j - 1));
-      out.col.push_back(static_cast<I>(i - 1));
-      if (has_value && s.keep_values) out.val.push_back(s.skew ? -v : v);
+    if (fast) {
+      p = q;
+      out.row.push_back(static_cast<I>(i - 1));
+      out.col.push_back(static_cast<I>(j - 1));
+      if (store_val) out.val.push_back(v);
+      if (s.mirror && i != j) {
+        out.row.push_back(static_cast<I>(j - 1));
+        out.col.push_back(static_cast<I>(i - 1));
+        if (store_val) out.val.push_back(s.skew ? -v : v);
+      }
+    } else {
+      p = start;
+      if (!parse_entry_slow(p, e, s, out, line)) return;
     }
     ++entries;
     if (p < e) {

@@ -25,6 +25,7 @@ inline const char* skip_blanks(const char* p, const char* end) {
 
 /// End of the current line (the '\n' or end), not consuming it.
 inline const char* find_eol(const char* p, const char* end) {
+  if (p >= end) return end;  // an empty file maps to nullptr, and memchr(nullptr, ...) is UB
   const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
   return nl ? static_cast<const char*>(nl) : end;
 }
@@ -83,6 +84,67 @@ inline NumStatus parse_int64(const char*& p, const char* end, std::int64_t& out)
   return NumStatus::Ok;
 }
 
+/// Clinger's fast path: a decimal with at most 19 significant digits whose integer mantissa is
+/// below 2^53 and whose power of ten is within +-22 converts exactly with one IEEE multiply or
+/// divide (both operands are exact, so the result is correctly rounded). Returns false, leaving
+/// p, for everything else (the caller then uses from_chars).
+inline bool parse_double_fast(const char*& p, const char* end, double& out) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* q = p;
+  bool neg = false;
+  if (q < end && *q == '-') {
+    neg = true;
+    ++q;
+  }
+  std::uint64_t m = 0;
+  int digits = 0, exp10 = 0;
+  const char* int_begin = q;
+  while (q < end && static_cast<unsigned>(*q - '0') < 10u) {
+    if (digits < 19) {
+      m = m * 10 + static_cast<std::uint64_t>(*q - '0');
+      if (m) ++digits;
+    } else {
+      return false;
+    }
+    ++q;
+  }
+  bool any = q > int_begin;
+  if (q < end && *q == '.') {
+    ++q;
+    const char* frac_begin = q;
+    while (q < end && static_cast<unsigned>(*q - '0') < 10u) {
+      if (digits >= 19) return false;
+      m = m * 10 + static_cast<std::uint64_t>(*q - '0');
+      if (m) ++digits;
+      --exp10;
+      ++q;
+    }
+    any = any || q > frac_begin;
+  }
+  if (!any) return false;
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    ++q;
+    bool eneg = false;
+    if (q < end && (*q == '-' || *q == '+')) eneg = *q++ == '-';
+    const char* eb = q;
+    int ev = 0;
+    while (q < end && static_cast<unsigned>(*q - '0') < 10u && ev < 10000) {
+      ev = ev * 10 + (*q - '0');
+      ++q;
+    }
+    if (q == eb || ev >= 10000) return false;
+    exp10 += eneg ? -ev : ev;
+  }
+  if (m > (std::uint64_t{1} << 53) || exp10 < -22 || exp10 > 22) return false;
+  double v = static_cast<double>(m);
+  v = exp10 < 0 ? v / kPow10[-exp10] : v * kPow10[exp10];
+  out = neg ? -v : v;
+  p = q;
+  return true;
+}
+
 /// Parses a decimal floating-point number ('+' allowed; nan / inf / infinity accepted, the
 /// caller decides whether to keep them). Overflow gives +-inf and underflow the nearest
 /// subnormal or zero, as strtod does. On success advances p and returns true.
@@ -91,6 +153,10 @@ inline bool parse_double(const char*& p, const char* end, double& out) {
   if (q < end && *q == '+') {
     ++q;
     if (q < end && (*q == '-' || *q == '+')) return false;
+  }
+  if (parse_double_fast(q, end, out)) {
+    p = q;
+    return true;
   }
   auto r = std::from_chars(q, end, out, std::chars_format::general);
   if (r.ec == std::errc::result_out_of_range) {
