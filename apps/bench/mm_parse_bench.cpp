@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -65,16 +66,31 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+struct Timing {
+  double wall;  // median wall-clock seconds
+  double cpu;   // median process CPU seconds (all threads): on a shared machine this shows
+                // what the code costs when other jobs steal the cores
+};
+
 template <class F>
-double median_seconds(int runs, F&& f) {
-  std::vector<double> t;
+Timing median_seconds(int runs, F&& f) {
+  std::vector<double> wall, cpu;
   for (int r = 0; r < runs; ++r) {
+    const double c0 = cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    t.push_back(seconds_since(t0));
+    wall.push_back(seconds_since(t0));
+    cpu.push_back(cpu_seconds() - c0);
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
 }
 
 }  // namespace
@@ -122,15 +138,15 @@ int main(int argc, char** argv) {
       opt.progress = false;
       omp_set_num_threads(th);
       std::int64_t n = 0;
-      const double parse = median_seconds(
+      const Timing parse = median_seconds(
           runs, [&] { n = spindle::read_matrix_market_coo<std::int32_t>(path, opt).coo.size(); });
-      const double build = median_seconds(
+      const Timing build = median_seconds(
           runs, [&] { n = spindle::read_matrix_market<std::int32_t, double>(path, opt).nnz(); });
       std::printf(
-          "threads %2d: parse to COO %7.1f MB/s (%.3f s), parse + CSR build %7.1f MB/s "
-          "(%.3f s), nnz %lld, median of %d\n",
-          th, bytes / 1e6 / parse, parse, bytes / 1e6 / build, build, static_cast<long long>(n),
-          runs);
+          "threads %2d: parse to COO %7.1f MB/s (%.3f s wall, %.3f s cpu), parse + CSR "
+          "build %7.1f MB/s (%.3f s wall, %.3f s cpu), nnz %lld, median of %d\n",
+          th, bytes / 1e6 / parse.wall, parse.wall, parse.cpu, bytes / 1e6 / build.wall, build.wall,
+          build.cpu, static_cast<long long>(n), runs);
     }
     if (!existed && !keep) std::remove(path.c_str());
   } catch (const std::exception& e) {
