@@ -49,7 +49,10 @@ std::vector<Fixture> fixtures() {
     f.measure = stem.substr(dot + 1);
     f.path = e.path().string();
     for (const char* ext : {".mtx", ".txt", ".csv"}) {
-      if (fs::exists(graph_path(stem.substr(0, dot) + ext))) f.graph = stem.substr(0, dot) + ext;
+      // First match wins, in the script's order (karate.mtx before karate.csv).
+      if (f.graph.empty() && fs::exists(graph_path(stem.substr(0, dot) + ext))) {
+        f.graph = stem.substr(0, dot) + ext;
+      }
     }
     out.push_back(f);
   }

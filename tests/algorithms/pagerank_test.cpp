@@ -39,7 +39,8 @@ OracleResult oracle(const Edges& A, PageRankPreset preset, double alpha, double 
     for (std::int64_t u = 0; u < n; ++u)
       if (out[u] == 0.0) dangling += x[u];
     std::fill(s.begin(), s.end(), 0.0);
-    for (const auto& e : A.e) s[e.v] += x[e.u] * e.w / out[e.u];
+    for (const auto& e : A.e)
+      if (out[e.u] != 0.0) s[e.v] += x[e.u] * e.w / out[e.u];
     double err = 0.0;
     for (std::int64_t v = 0; v < n; ++v) {
       double y = 0.0;
@@ -273,6 +274,24 @@ TEST(PageRank, MatchesDenseOracleOnEveryDataGraph) {
           << to_string(preset);
     }
   }
+}
+
+TEST(PageRank, WeightedMatchesOracleOnDataGraphsWithNonNegativeValues) {
+  SPINDLE_REQUIRE_DATA();
+  int checked = 0;
+  for (const auto& dg : load_data_graphs<double>()) {
+    const Edges e = to_edges(dg.graph);
+    bool ok = true;
+    for (const auto& x : e.e) ok = ok && std::isfinite(x.w) && x.w >= 0;
+    if (!ok) continue;
+    SCOPED_TRACE(dg.file);
+    PageRankOptions o = tight(PageRankPreset::Default);
+    o.weighted = true;
+    const auto want = oracle(e, PageRankPreset::Default, o.alpha, 1e-15, 3000);
+    EXPECT_LE(l1(pagerank<double>(dg.graph, o).ranks, want.x), 1e-9);
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
 }
 
 }  // namespace
