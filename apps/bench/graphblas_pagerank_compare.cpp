@@ -15,8 +15,12 @@
 /// Usage: spindle_bench_graphblas_pagerank [--scale S] [--edge-factor E] [--seed X]
 ///                                         [--threads T] [--iters K]   (defaults 20 16 1 2 20)
 
-#include <GraphBLAS.h>
 #include <omp.h>
+
+// GraphBLAS.h (7.x) has no extern "C" guard of its own.
+extern "C" {
+#include <GraphBLAS.h>
+}
 
 #include <algorithm>
 #include <chrono>
@@ -43,7 +47,7 @@ void check(GrB_Info info, const char* what) {
     std::exit(1);
   }
 }
-#define GRB(call) check((call), #call)
+#define GRB_CHECK(call) check((call), #call)
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -64,25 +68,25 @@ struct Ops {
   static GrB_Semiring plus_second() { return f32 ? GxB_PLUS_SECOND_FP32 : GxB_PLUS_SECOND_FP64; }
   static void assign(GrB_Vector w, T s, GrB_Index n) {
     if constexpr (f32) {
-      GRB(GrB_Vector_assign_FP32(w, nullptr, nullptr, s, GrB_ALL, n, nullptr));
+      GRB_CHECK(GrB_Vector_assign_FP32(w, nullptr, nullptr, s, GrB_ALL, n, nullptr));
     } else {
-      GRB(GrB_Vector_assign_FP64(w, nullptr, nullptr, s, GrB_ALL, n, nullptr));
+      GRB_CHECK(GrB_Vector_assign_FP64(w, nullptr, nullptr, s, GrB_ALL, n, nullptr));
     }
   }
   static T reduce(GrB_Vector u) {
     T s = 0;
     if constexpr (f32) {
-      GRB(GrB_Vector_reduce_FP32(&s, nullptr, plus_monoid(), u, nullptr));
+      GRB_CHECK(GrB_Vector_reduce_FP32(&s, nullptr, plus_monoid(), u, nullptr));
     } else {
-      GRB(GrB_Vector_reduce_FP64(&s, nullptr, plus_monoid(), u, nullptr));
+      GRB_CHECK(GrB_Vector_reduce_FP64(&s, nullptr, plus_monoid(), u, nullptr));
     }
     return s;
   }
   static void scalar_div(GrB_Vector w, T s, GrB_Vector u) {  // w = s ./ u
     if constexpr (f32) {
-      GRB(GrB_Vector_apply_BinaryOp1st_FP32(w, nullptr, nullptr, div(), s, u, nullptr));
+      GRB_CHECK(GrB_Vector_apply_BinaryOp1st_FP32(w, nullptr, nullptr, div(), s, u, nullptr));
     } else {
-      GRB(GrB_Vector_apply_BinaryOp1st_FP64(w, nullptr, nullptr, div(), s, u, nullptr));
+      GRB_CHECK(GrB_Vector_apply_BinaryOp1st_FP64(w, nullptr, nullptr, div(), s, u, nullptr));
     }
   }
 };
@@ -110,34 +114,34 @@ Timing graphblas_pagerank(const G& g, int iters) {
         J[k] = static_cast<GrB_Index>(g.col_idx()[k]);
       }
     GrB_Scalar one = nullptr;
-    GRB(GrB_Scalar_new(&one, O::type()));
-    GRB(GrB_Scalar_setElement_FP64(one, 1.0));
-    GRB(GrB_Matrix_new(&A, O::type(), n, n));
-    GRB(GxB_Matrix_build_Scalar(A, I.data(), J.data(), one, nnz));  // iso: pattern-only
-    GRB(GrB_Scalar_free(&one));
+    GRB_CHECK(GrB_Scalar_new(&one, O::type()));
+    GRB_CHECK(GrB_Scalar_setElement_FP64(one, 1.0));
+    GRB_CHECK(GrB_Matrix_new(&A, O::type(), n, n));
+    GRB_CHECK(GxB_Matrix_build_Scalar(A, I.data(), J.data(), one, nnz));  // iso: pattern-only
+    GRB_CHECK(GrB_Scalar_free(&one));
   }
-  GRB(GrB_Matrix_new(&AT, O::type(), n, n));
-  GRB(GrB_transpose(AT, nullptr, nullptr, A, nullptr));
+  GRB_CHECK(GrB_Matrix_new(&AT, O::type(), n, n));
+  GRB_CHECK(GrB_transpose(AT, nullptr, nullptr, A, nullptr));
   GrB_Vector d = nullptr, inv = nullptr, x = nullptr, xn = nullptr, w = nullptr, xd = nullptr,
              t = nullptr;
-  for (GrB_Vector* v : {&d, &inv, &x, &xn, &w, &xd, &t}) GRB(GrB_Vector_new(v, O::type(), n));
-  GRB(GrB_Matrix_reduce_Monoid(d, nullptr, nullptr, O::plus_monoid(), A, nullptr));
+  for (GrB_Vector* v : {&d, &inv, &x, &xn, &w, &xd, &t}) GRB_CHECK(GrB_Vector_new(v, O::type(), n));
+  GRB_CHECK(GrB_Matrix_reduce_Monoid(d, nullptr, nullptr, O::plus_monoid(), A, nullptr));
   O::scalar_div(inv, T(alpha), d);
   O::assign(x, T(1.0 / double(n)), n);
-  GRB(GrB_Vector_wait(inv, GrB_MATERIALIZE));
-  GRB(GrB_Matrix_wait(AT, GrB_MATERIALIZE));
+  GRB_CHECK(GrB_Vector_wait(inv, GrB_MATERIALIZE));
+  GRB_CHECK(GrB_Matrix_wait(AT, GrB_MATERIALIZE));
   out.setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 
   std::vector<double> per_iter;
   for (int it = 0; it <= iters; ++it) {
     const auto ti = Clock::now();
-    GRB(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, O::times(), x, inv, nullptr));
-    GRB(GrB_Vector_assign(xd, d, nullptr, x, GrB_ALL, n, GrB_DESC_RSC));
+    GRB_CHECK(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, O::times(), x, inv, nullptr));
+    GRB_CHECK(GrB_Vector_assign(xd, d, nullptr, x, GrB_ALL, n, GrB_DESC_RSC));
     const double dsum = double(O::reduce(xd));
     O::assign(xn, T(((1.0 - alpha) + alpha * dsum) / double(n)), n);
-    GRB(GrB_mxv(xn, nullptr, O::plus(), O::plus_second(), AT, w, nullptr));
-    GRB(GrB_Vector_eWiseAdd_BinaryOp(t, nullptr, nullptr, O::minus(), xn, x, nullptr));
-    GRB(GrB_Vector_apply(t, nullptr, nullptr, O::abs(), t, nullptr));
+    GRB_CHECK(GrB_mxv(xn, nullptr, O::plus(), O::plus_second(), AT, w, nullptr));
+    GRB_CHECK(GrB_Vector_eWiseAdd_BinaryOp(t, nullptr, nullptr, O::minus(), xn, x, nullptr));
+    GRB_CHECK(GrB_Vector_apply(t, nullptr, nullptr, O::abs(), t, nullptr));
     const double resid = double(O::reduce(t));  // forces completion of the iteration
     (void)resid;
     std::swap(x, xn);
@@ -207,20 +211,22 @@ int main(int argc, char** argv) {
     }
   }
   omp_set_num_threads(threads);
-  GRB(GrB_init(GrB_NONBLOCKING));
-  GRB(GxB_Global_Option_set(GxB_NTHREADS, threads));
+  GRB_CHECK(GrB_init(GrB_NONBLOCKING));
+  GRB_CHECK(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
 
   auto coo = spindle::generate_rmat<std::int32_t>(scale, edge_factor, seed);
   const G g = spindle::build_graph<std::int32_t, spindle::Pattern>(std::move(coo));
   (void)g.transpose();  // Spindle's cached transpose, built outside the timings like GraphBLAS's AT
-  std::printf("R-MAT scale %d, edge factor %lld, seed %llu: n = %lld, nnz = %lld; %d threads "
-              "(OpenMP and GxB_NTHREADS); %d timed iterations after one warm-up; "
-              "SuiteSparse:GraphBLAS %d.%d.%d\n\n",
-              scale, static_cast<long long>(edge_factor), static_cast<unsigned long long>(seed),
-              static_cast<long long>(g.rows()), static_cast<long long>(g.nnz()), threads, iters,
-              GxB_IMPLEMENTATION_MAJOR, GxB_IMPLEMENTATION_MINOR, GxB_IMPLEMENTATION_SUB);
-  std::printf("| precision | Spindle ms/iter (median) | GraphBLAS ms/iter (median) | "
-              "Spindle min | GraphBLAS min | GraphBLAS / Spindle | L1(ranks) |\n");
+  std::printf(
+      "R-MAT scale %d, edge factor %lld, seed %llu: n = %lld, nnz = %lld; %d threads "
+      "(OpenMP and GxB_NTHREADS); %d timed iterations after one warm-up; "
+      "SuiteSparse:GraphBLAS %d.%d.%d\n\n",
+      scale, static_cast<long long>(edge_factor), static_cast<unsigned long long>(seed),
+      static_cast<long long>(g.rows()), static_cast<long long>(g.nnz()), threads, iters,
+      GxB_IMPLEMENTATION_MAJOR, GxB_IMPLEMENTATION_MINOR, GxB_IMPLEMENTATION_SUB);
+  std::printf(
+      "| precision | Spindle ms/iter (median) | GraphBLAS ms/iter (median) | "
+      "Spindle min | GraphBLAS min | GraphBLAS / Spindle | L1(ranks) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   auto row = [&](const char* name, const Timing& s, const Timing& b) {
     double diff = 0.0;

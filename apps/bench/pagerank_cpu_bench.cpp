@@ -128,20 +128,23 @@ int main(int argc, char** argv) {
   (void)g.transpose();  // cached; built once, outside the timings below
   const double transpose_ms = ms_since(tt);
 
-  std::printf("PageRank CPU benchmark: R-MAT scale %d, edge factor %lld, seed %llu -> n = %lld, "
-              "nnz = %lld (pattern, duplicates collapsed, self-loops kept)\n",
-              scale, static_cast<long long>(edge_factor), static_cast<unsigned long long>(seed),
-              static_cast<long long>(g.rows()), static_cast<long long>(g.nnz()));
-  std::printf("threads = %d, generate+build %.0f ms, transpose %.0f ms, %d timed iterations, "
-              "%d whole runs\n\n",
-              omp_get_max_threads(), gen_ms, transpose_ms, iters, runs);
+  std::printf(
+      "PageRank CPU benchmark: R-MAT scale %d, edge factor %lld, seed %llu -> n = %lld, "
+      "nnz = %lld (pattern, duplicates collapsed, self-loops kept)\n",
+      scale, static_cast<long long>(edge_factor), static_cast<unsigned long long>(seed),
+      static_cast<long long>(g.rows()), static_cast<long long>(g.nnz()));
+  std::printf(
+      "threads = %d, generate+build %.0f ms, transpose %.0f ms, %d timed iterations, "
+      "%d whole runs\n\n",
+      omp_get_max_threads(), gen_ms, transpose_ms, iters, runs);
 
   std::vector<Row> rows;
   rows.push_back(measure<float>(g, iters, runs));
   rows.push_back(measure<double>(g, iters, runs));
 
-  std::printf("| precision | iteration ms (median) | iteration ms (min) | edges/s per iteration | "
-              "whole run ms (median) | iterations | converged |\n");
+  std::printf(
+      "| precision | iteration ms (median) | iteration ms (min) | edges/s per iteration | "
+      "whole run ms (median) | iterations | converged |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const auto& r : rows) {
     std::printf("| %s | %.2f | %.2f | %.2e | %.1f | %d | %s |\n", r.precision.c_str(), r.iter_ms,
