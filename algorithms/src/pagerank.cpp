@@ -89,9 +89,10 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     return result;
   }
 
-  // Out-degree (weighted: out-weight), absent for rows without entries.
-  Vector<T> deg = Vector<T>::empty(n);
-  reduce_rows(deg, Mask{}, Accum::none(), MonoidKind::Plus, A, desc);
+  // Out-degree (weighted: out-weight), 0 for rows without entries: accumulating into zeros keeps
+  // deg, inv and w full vectors, so the vxm below takes the kernels' dense-input path.
+  Vector<T> deg(n, T(0));
+  reduce_rows(deg, Mask{}, Accum::plus(), MonoidKind::Plus, A, desc);
   if constexpr (!G::is_pattern) {
     Vector<T> row_min = Vector<T>::empty(n);
     reduce_rows(row_min, Mask{}, Accum::none(), MonoidKind::Min, A, desc);
@@ -102,7 +103,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     }
   }
   // α / outdeg: folding α into the scaling saves a pass per iteration; rows summing to 0 get 0.
-  Vector<T> inv = Vector<T>::empty(n);
+  Vector<T> inv(n);
   apply(inv, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::ScalarDiv, alpha), deg, desc);
 
   // Dangling vertices: no out-entries, or out-weights summing to 0 (networkx's S == 0 test).
@@ -126,12 +127,12 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
 
   Vector<T> x(n, static_cast<T>(1.0 / double(n)));
   Vector<T> x_new(n);
-  Vector<T> w = Vector<T>::empty(n);
+  Vector<T> w(n);
   Vector<T> x_dangling = Vector<T>::empty(n);
   const semiring::plus_times<T> plus_times{};
 
   for (int it = 1; it <= max_iter; ++it) {
-    // w = α x ./ outdeg (absent at rows without out-entries, so vxm skips them).
+    // w = α x ./ outdeg (0 at dangling rows, which have no entries for vxm to read anyway).
     ewise_mult(w, Mask{}, Accum::none(), BinaryOp::Times, x, inv, desc);
     double dangling_sum = 0.0;
     if (has_dangling) {
