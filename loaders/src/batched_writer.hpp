@@ -25,7 +25,7 @@ void write_blocks(AtomicFileWriter& file, const std::vector<std::int64_t>& block
   for (std::int64_t b0 = 0; b0 < k; b0 += batch) {
     const std::int64_t b1 = std::min(k, b0 + batch);
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(b1 - b0));
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (b1 - b0 > 1)
     for (std::int64_t b = b0; b < b1; ++b) {
       std::string& out = text[static_cast<std::size_t>(b - b0)];
       out.clear();

@@ -39,6 +39,9 @@ struct ChunkStatus {
 /// threads stay balanced and progress moves.
 constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 constexpr std::size_t kMinChunkBytes = std::size_t{64} << 10;
+/// Below this, starting a parallel region costs more than the copy (and far more on a busy
+/// machine, where a region waits for every thread to be scheduled).
+constexpr std::size_t kParallelCopyBytes = std::size_t{1} << 20;
 
 inline std::vector<std::size_t> plan_chunks(const char* begin, const char* end, int threads) {
   const std::size_t bytes = static_cast<std::size_t>(end - begin);
@@ -59,7 +62,7 @@ void run_chunks(const char* begin, const std::vector<std::size_t>& cuts, int thr
   chunks.resize(static_cast<std::size_t>(k));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(k));
   std::atomic<std::int64_t> first_bad{k};
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (k > 1)
   for (std::int64_t c = 0; c < k; ++c) {
     // A chunk after one that failed cannot hold the first error: skip its work.
     if (c > first_bad.load(std::memory_order_relaxed)) continue;
@@ -122,7 +125,8 @@ std::vector<T> concat_chunks(std::vector<Chunk>& parts, std::vector<T> Chunk::*m
   std::vector<std::size_t> offset(k + 1, 0);
   for (std::size_t c = 0; c < k; ++c) offset[c + 1] = offset[c] + (parts[c].*member).size();
   std::vector<T> out(offset[k]);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) \
+    schedule(dynamic, 1) if (offset[k] * sizeof(T) > kParallelCopyBytes)
   for (std::int64_t c = 0; c < static_cast<std::int64_t>(k); ++c) {
     auto& v = parts[c].*member;
     if (!v.empty()) std::memcpy(out.data() + offset[c], v.data(), v.size() * sizeof(T));

@@ -92,7 +92,7 @@ Coo<I> generate_rmat(int scale, std::int64_t edge_factor, std::uint64_t seed, co
   coo.row.resize(static_cast<std::size_t>(m));
   coo.col.resize(static_cast<std::size_t>(m));
   const Scrambler perm(scale, seed);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > 65536)
   for (std::int64_t e = 0; e < m; ++e) {
     EdgeStream rng(seed, static_cast<std::uint64_t>(e));
     std::uint64_t r = 0, c = 0;
@@ -131,7 +131,7 @@ Coo<I> generate_uniform(int scale, std::int64_t edge_factor, std::uint64_t seed)
   coo.row.resize(static_cast<std::size_t>(m));
   coo.col.resize(static_cast<std::size_t>(m));
   const int drop = 64 - scale;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > 65536)
   for (std::int64_t e = 0; e < m; ++e) {
     EdgeStream rng(seed ^ 0xD1B54A32D192ED03ull, static_cast<std::uint64_t>(e));
     const std::uint64_t x = rng.next(), y = rng.next();

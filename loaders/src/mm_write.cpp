@@ -71,7 +71,7 @@ void write_matrix_market(const std::string& path, const Graph<I, V>& graph,
   std::int64_t written = graph.nnz();
   if (lower) {
     written = 0;
-#pragma omp parallel for num_threads(threads) reduction(+ : written)
+#pragma omp parallel for num_threads(threads) reduction(+ : written) if (graph.nnz() > 65536)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(graph.rows()); ++i) {
       for (I k = rp[i]; k < rp[i + 1]; ++k) written += ci[k] <= i ? 1 : 0;
     }
