@@ -18,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include <random>
+
+#include "spindle/coo_builder.hpp"
 #include "spindle/graph.hpp"
 
 namespace spindle_test {
@@ -197,6 +200,53 @@ inline std::vector<std::string> files_in(const std::string& dir, const std::stri
     ::pclose(p);
   }
   return out;
+}
+
+/// Random coordinates with the shapes that stress readers and writers: empty rows, one dense
+/// row, power-law row lengths, duplicates and self-loops. Values span many magnitudes and
+/// include negatives, tiny (subnormal) and huge numbers (within float range if asked).
+template <class I>
+spindle::Coo<I> random_coo(std::int64_t rows, std::int64_t cols, std::int64_t entries,
+                           unsigned seed, bool float_range = false) {
+  spindle::Coo<I> c;
+  c.rows = static_cast<I>(rows);
+  c.cols = static_cast<I>(cols);
+  if (rows == 0 || cols == 0) return c;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (std::int64_t k = 0; k < entries; ++k) {
+    std::int64_t i;
+    const double r = u(rng);
+    if (k % 7 == 0) {
+      i = 0;  // the dense row
+    } else {
+      i = static_cast<std::int64_t>(std::pow(r, 3.0) * static_cast<double>(rows));  // power law
+      if (i >= rows) i = rows - 1;
+      if (rows > 4 && i % 4 == 3) i -= 1;  // every 4th row stays empty
+    }
+    const std::int64_t j = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(cols));
+    double v;
+    switch (rng() % 6) {
+      case 0:
+        v = -u(rng);
+        break;
+      case 1:
+        v = u(rng) * (float_range ? 1e30 : 1e300);
+        break;
+      case 2:
+        v = u(rng) * (float_range ? 1e-40 : 1e-310);  // subnormal
+        break;
+      case 3:
+        v = std::round(u(rng) * 1000.0);
+        break;
+      default:
+        v = (u(rng) - 0.5) * std::pow(10.0, static_cast<double>(rng() % 40) - 20.0);
+    }
+    c.row.push_back(static_cast<I>(i));
+    c.col.push_back(static_cast<I>(j));
+    c.val.push_back(v);
+  }
+  return c;
 }
 
 }  // namespace spindle_test
