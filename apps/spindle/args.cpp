@@ -122,6 +122,7 @@ ArgParser& ArgParser::section(const std::string& title, const std::string& text)
 }
 
 ArgParser& ArgParser::group(const std::string& title) {
+  if (groups_.back() == title) return *this;
   if (specs_.empty() || specs_.back().group != groups_.size() - 1) {
     groups_.back() = title;  // the previous group is still empty: rename it
   } else {
@@ -242,7 +243,7 @@ std::string ArgParser::help() const {
       left += s.short_name ? std::string("-") + s.short_name + ", " : "";
       left += "--" + s.name + (s.metavar.empty() ? "" : " " + s.metavar);
       std::string text = s.help;
-      if (!s.default_text.empty()) text += " (default: " + s.default_text + ")";
+      if (!s.default_text.empty()) text += " [default: " + s.default_text + "]";
       if (left.size() + 2 > kFlagColumn) {
         out += left + "\n" + std::string(kFlagColumn, ' ');
         out += wrap(text, kFlagColumn, kFlagColumn) + "\n";

@@ -32,7 +32,7 @@ class ArgParser {
   /// A switch without a value (`--json`).
   ArgParser& flag(const std::string& name, const std::string& help);
   /// A flag with a value (`--alpha 0.85` or `--alpha=0.85`). `default_text` is shown in the
-  /// help as "(default: ...)"; leave it empty when there is no default.
+  /// help as "[default: ...]"; leave it empty when there is no default.
   ArgParser& option(const std::string& name, const std::string& metavar,
                     const std::string& default_text, const std::string& help, char short_name = 0);
   /// A positional operand; `required` operands missing are a usage error.

@@ -1,14 +1,149 @@
 // SPDX-License-Identifier: Apache-2.0
+// spindle convert IN OUT: Matrix Market <-> edge lists, formats chosen by extension.
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
 #include "args.hpp"
 #include "commands.hpp"
+#include "common.hpp"
+#include "graph_output.hpp"
+#include "input.hpp"
+#include "output_file.hpp"
+#include "spindle/coo_builder.hpp"
 #include "spindle/error.hpp"
+#include "spindle/version.hpp"
 
 namespace spindle::cli {
 
+namespace {
+
+// Numeric order of decimal integer labels of any length ("-12" < "3" < "10"); labels equal as
+// numbers but different as text ("7", "007") are ordered as text so the order is total.
+bool integer_label_less(const std::string& a, const std::string& b) {
+  const bool na = !a.empty() && a[0] == '-';
+  const bool nb = !b.empty() && b[0] == '-';
+  if (na != nb) return na;
+  auto digits = [](const std::string& s) {
+    std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    while (i + 1 < s.size() && s[i] == '0') ++i;
+    return s.substr(i);
+  };
+  const std::string da = digits(a), db = digits(b);
+  if (da != db) {
+    const bool less_mag = da.size() != db.size() ? da.size() < db.size() : da < db;
+    return na ? !less_mag : less_mag;
+  }
+  return a < b;
+}
+
+// new_id[old]: integer labels in numeric order (so 0..n-1 and 1..n both become 1..n in order),
+// text labels keep their order of first appearance.
+std::vector<std::int64_t> label_order(const Input& in) {
+  std::vector<std::int64_t> by_rank(in.labels.size());
+  std::iota(by_rank.begin(), by_rank.end(), std::int64_t{0});
+  if (in.labels_are_integers) {
+    std::sort(by_rank.begin(), by_rank.end(), [&](std::int64_t x, std::int64_t y) {
+      return integer_label_less(in.labels[static_cast<std::size_t>(x)],
+                                in.labels[static_cast<std::size_t>(y)]);
+    });
+  }
+  std::vector<std::int64_t> new_id(by_rank.size());
+  for (std::size_t r = 0; r < by_rank.size(); ++r) {
+    new_id[static_cast<std::size_t>(by_rank[r])] = static_cast<std::int64_t>(r);
+  }
+  return new_id;
+}
+
+template <class I, class V>
+Graph<I, V> relabel(const Graph<I, V>& g, const std::vector<std::int64_t>& new_id) {
+  Coo<I> coo;
+  coo.rows = g.rows();
+  coo.cols = g.cols();
+  coo.row.reserve(static_cast<std::size_t>(g.nnz()));
+  coo.col.reserve(static_cast<std::size_t>(g.nnz()));
+  const auto& rp = g.row_ptr();
+  const auto& ci = g.col_idx();
+  for (I r = 0; r < g.rows(); ++r) {
+    for (I k = rp[r]; k < rp[r + 1]; ++k) {
+      coo.row.push_back(static_cast<I>(new_id[static_cast<std::size_t>(r)]));
+      coo.col.push_back(static_cast<I>(new_id[static_cast<std::size_t>(ci[k])]));
+      if constexpr (!Graph<I, V>::is_pattern) coo.val.push_back(static_cast<double>(g.values()[k]));
+    }
+  }
+  return build_graph<I, V>(std::move(coo));
+}
+
+}  // namespace
+
 int cmd_convert(const std::vector<std::string>& args) {
-  ArgParser p("convert", "[options]", "Not available yet in this build.");
+  ArgParser p("convert", "IN OUT [options]",
+              "Converts a graph between Matrix Market and edge-list files; each format follows "
+              "the file's extension. Values are kept when the input has them.");
+  p.operand("IN", ".mtx (Matrix Market) or an edge list", true);
+  p.operand("OUT", ".mtx or .mm (Matrix Market), .txt/.el (space-separated), .tsv, .csv", true);
+  add_input_flags(p, "");
+  add_headerless_flag(p);
+  p.group("Output");
+  p.flag("pattern", "drop edge values: write the structure only");
+  p.flag("symmetric",
+         "Matrix Market output: store the lower triangle as 'symmetric' (the graph must be "
+         "symmetric, e.g. read with --undirected)");
+  p.section("Vertex ids",
+            "  Numbered vertices are written 1-based in every format: vertex k of a .mtx file\n"
+            "  is 'k' in the edge list made from it, and converting back gives the same file.\n"
+            "  Edge list -> .mtx numbers integer labels in numeric order (0..n-1 and 1..n both\n"
+            "  become 1..n) and text labels by first appearance; when the labels are not\n"
+            "  already 1..n they are kept in OUT.labels (line k = the label of vertex k).\n"
+            "  Edge lists cannot hold isolated vertices or rectangular matrices.\n");
+  p.section("Examples",
+            "  spindle convert web-Google.txt web-Google.mtx\n"
+            "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n");
   if (!p.parse(args)) return 0;
-  throw Unsupported("convert: not available yet");
+  const std::string in_path = *p.operand_value(0);
+  const std::string out_path = *p.operand_value(1);
+  const GraphFileFormat out_format = output_format(p, out_path);
+  if (p.has("symmetric") && out_format != GraphFileFormat::MatrixMarket) {
+    p.fail("--symmetric applies to Matrix Market output only");
+  }
+  { AtomicOutput probe(out_path); }  // fail before reading a large input if OUT is not writable
+
+  const InputOptions io =
+      input_options(p, p.has("pattern") ? ValueMode::Pattern : ValueMode::AsFile);
+  Input in = load_input(in_path, io);
+
+  GraphWriteOptions wo;
+  wo.symmetric = p.has("symmetric");
+  wo.comments = {std::string("converted by spindle ") + version() + " from " + in_path};
+  const bool relabel_needed = out_format == GraphFileFormat::MatrixMarket && !in.labels.empty();
+  if (out_format == GraphFileFormat::EdgeList) wo.labels = in.labels;
+  if (relabel_needed) {
+    const std::vector<std::int64_t> new_id = label_order(in);
+    bool identity_ids = true;  // labels already say "1".."n" in this order
+    std::vector<std::string> label_of(in.labels.size());
+    for (std::size_t v = 0; v < new_id.size(); ++v) {
+      label_of[static_cast<std::size_t>(new_id[v])] = in.labels[v];
+      identity_ids = identity_ids && in.labels[v] == std::to_string(new_id[v] + 1);
+    }
+    in.graph = std::visit([&](const auto& g) -> AnyGraph { return relabel(g, new_id); }, in.graph);
+    if (!identity_ids) {
+      const std::string side = out_path + ".labels";
+      AtomicOutput labels_file(side);
+      for (const auto& l : label_of) std::fprintf(labels_file.file(), "%s\n", l.c_str());
+      wo.comments.push_back("vertex labels: " + side + " (line k = the label of vertex k)");
+      write_graph_file(out_path, in.graph, out_format, wo);
+      labels_file.commit();  // after the graph, so a failed conversion leaves neither file
+      std::fprintf(stderr,
+                   "spindle: note: %s numbers vertices 1..%zu; their original labels are in %s\n",
+                   out_path.c_str(), label_of.size(), side.c_str());
+      return 0;
+    }
+  }
+  write_graph_file(out_path, in.graph, out_format, wo);
+  progress("wrote %s: %lld x %lld, %lld entries", out_path.c_str(),
+           static_cast<long long>(in.rows()), static_cast<long long>(in.cols()),
+           static_cast<long long>(in.nnz()));
+  return 0;
 }
 
 }  // namespace spindle::cli

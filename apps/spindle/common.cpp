@@ -40,8 +40,10 @@ std::string format_seconds(double s) {
   char buf[32];
   if (s < 1e-3) {
     std::snprintf(buf, sizeof buf, "%.0f us", s * 1e6);
+  } else if (s < 0.01) {
+    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
   } else if (s < 1.0) {
-    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+    std::snprintf(buf, sizeof buf, "%.0f ms", s * 1e3);
   } else {
     std::snprintf(buf, sizeof buf, "%.2f s", s);
   }

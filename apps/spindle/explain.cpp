@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "explain.hpp"
+
+#include "common.hpp"
+#include "spindle/executor.hpp"
+// The planner's pure functions take the device's capabilities explicitly; the public
+// plan_for_* entry points plan only for the device present, so --explain calls the planner
+// itself to show the CUDA choice on machines without a GPU (reference_hopper_caps()).
+#include "../../ops/core/planner.hpp"
+
+namespace spindle::cli {
+
+namespace {
+
+template <class G>
+std::vector<ExplainRow> plan_rows(const G& A, Device device, const DeviceCaps& caps,
+                                  const Descriptor& desc_in, std::int64_t width) {
+  using I = typename G::index_type;
+  using V = typename G::value_type;
+  Descriptor desc = desc_in;
+  desc.device = device;
+  const ValueKind value = device == Device::Cuda ? ValueKind::Float : ValueKind::Double;
+  const std::string tname = value == ValueKind::Float ? "<float>" : "<double>";
+  std::vector<ExplainRow> rows;
+
+  detail::MxvInfo mi;
+  mi.semiring = SemiringKind::PlusTimes;
+  mi.value = value;
+  mi.matrix_value = value_kind_of<V>();
+  mi.index = index_kind_of<I>();
+  mi.op = OpKind::Mxv;
+  rows.push_back({"mxv plus_times" + tname, "power-iteration",
+                  detail::plan_mxv(A.stats(), mi, device, caps, desc)});
+  mi.op = OpKind::Vxm;
+  // vxm pulls over the rows of A^T: the transpose's row statistics decide.
+  rows.push_back({"vxm plus_times" + tname, "pagerank, bfs, sssp, centrality",
+                  detail::plan_mxv(A.transpose().stats(), mi, device, caps, desc)});
+
+  detail::MxmInfo mm;
+  mm.value = value;
+  mm.matrix_value = value_kind_of<V>();
+  mm.index = index_kind_of<I>();
+  mm.n = width;
+  rows.push_back({"mxm plus_times" + tname + " N=" + std::to_string(width), "gcn",
+                  detail::plan_mxm(A.stats(), mm, device, caps, desc)});
+
+  detail::SddmmInfo sd;
+  sd.value = value;
+  sd.matrix_value = value_kind_of<V>();
+  sd.index = index_kind_of<I>();
+  sd.k = width;
+  rows.push_back({"sddmm plus_times" + tname + " K=" + std::to_string(width), "(library)",
+                  detail::plan_sddmm(A.stats(), sd, device, caps, desc)});
+  return rows;
+}
+
+std::string params_text(const LaunchParams& p) {
+  std::string s;
+  auto add = [&](const char* name, std::int64_t v) {
+    if (v) s += std::string(s.empty() ? "" : " ") + name + "=" + std::to_string(v);
+  };
+  add("block", p.block_threads);
+  add("lanes", p.lanes_per_row);
+  add("items", p.items_per_worker);
+  add("tile", p.tile);
+  add("omega", p.oversubscription);
+  return s;
+}
+
+}  // namespace
+
+std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc,
+                                         std::int64_t width) {
+  std::vector<ExplainDevice> out;
+  ExplainDevice cpu;
+  cpu.device = Device::Cpu;
+  cpu.caps = "OpenMP, " + std::to_string(cpu_threads()) + " threads";
+  ExplainDevice cuda;
+  cuda.device = Device::Cuda;
+  const bool real_gpu = cuda_available();
+  const DeviceCaps caps = real_gpu ? device_caps() : reference_hopper_caps();
+  cuda.caps = real_gpu ? caps.name + " (detected)"
+                       : "no GPU here: planned for a " + caps.name.substr(0, caps.name.find(" (")) +
+                             " (reference_hopper_caps)";
+  visit_graph(in.graph, [&](const auto& g) {
+    cpu.rows = plan_rows(g, Device::Cpu, DeviceCaps{}, desc, width);
+    cuda.rows = plan_rows(g, Device::Cuda, caps, desc, width);
+  });
+  out.push_back(std::move(cpu));
+  out.push_back(std::move(cuda));
+  return out;
+}
+
+std::string explain_text(const std::vector<ExplainDevice>& devices) {
+  std::string out = "planner (what each call would run; SPINDLE_LOG=plan logs live decisions):\n";
+  for (const auto& d : devices) {
+    out += std::string("  ") + to_string(d.device) + ": " + d.caps + "\n";
+    for (const auto& r : d.rows) {
+      std::string kernel = r.plan.kernel_name();
+      std::string params = params_text(r.plan.params);
+      if (!params.empty()) kernel += " (" + params + ")";
+      if (r.plan.forced) kernel += " [forced]";
+      char line[256];
+      std::snprintf(line, sizeof line, "    %-30s -> %s\n", r.call.c_str(), kernel.c_str());
+      out += line;
+      out += "      why: " + r.plan.reason + "\n";
+    }
+  }
+  return out;
+}
+
+void explain_json(JsonWriter& w, const std::vector<ExplainDevice>& devices) {
+  w.key("plans");
+  w.begin_array();
+  for (const auto& d : devices) {
+    for (const auto& r : d.rows) {
+      w.begin_object();
+      w.field("device", to_string(d.device));
+      w.field("assumes", d.caps);
+      w.field("call", r.call);
+      w.field("op", to_string(r.plan.op));
+      w.field("kernel", r.plan.kernel_name());
+      w.field("forced", r.plan.forced);
+      w.key("params");
+      w.begin_object();
+      w.field("block_threads", r.plan.params.block_threads);
+      w.field("lanes_per_row", r.plan.params.lanes_per_row);
+      w.field("items_per_worker", r.plan.params.items_per_worker);
+      w.field("tile", r.plan.params.tile);
+      w.field("oversubscription", r.plan.params.oversubscription);
+      w.end_object();
+      w.field("reason", r.plan.reason);
+      w.end_object();
+    }
+  }
+  w.end_array();
+}
+
+}  // namespace spindle::cli

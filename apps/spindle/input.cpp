@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "input.hpp"
+
+#include <filesystem>
+#include <limits>
+#include <system_error>
+
+#include "common.hpp"
+#include "spindle/coo_builder.hpp"
+#include "spindle/error.hpp"
+#include "spindle/loaders/edge_list.hpp"
+#include "spindle/loaders/generate.hpp"
+#include "spindle/loaders/matrix_market.hpp"
+
+namespace spindle::cli {
+
+namespace {
+
+constexpr std::int64_t kInt32Limit = std::numeric_limits<std::int32_t>::max();
+
+// Edge-list lines are at least 4 bytes ("a b\n"), so size/4 bounds the entry count before
+// reading: choosing the index type up front avoids reading a file twice.
+constexpr std::int64_t kMinEdgeLineBytes = 4;
+
+void check_readable(const std::string& path) {
+  std::error_code ec;
+  auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) throw Error(path + ": no such file");
+  if (std::filesystem::is_directory(st)) throw Error(path + ": is a directory, not a graph file");
+}
+
+template <class I, class V>
+Graph<I, V> read_mtx(const std::string& path, const InputOptions& o) {
+  MatrixMarketOptions mo;
+  mo.build.symmetrize = o.undirected;
+  mo.headerless = o.headerless;
+  mo.allow_nonfinite = o.allow_nonfinite;
+  return read_matrix_market<I, V>(path, mo);
+}
+
+template <class I>
+void read_el(Input& in, const std::string& path, const InputOptions& o) {
+  EdgeListOptions eo;
+  eo.allow_nonfinite = o.allow_nonfinite;
+  EdgeListCoo<I> raw = read_edge_list_coo<I>(path, eo);
+  in.labels = std::move(raw.labels);
+  in.labels_are_integers = raw.labels_are_integers;
+  in.file_has_values = raw.weighted;
+  BuildOptions bo;
+  bo.symmetrize = o.undirected;
+  bool values = o.values == ValueMode::Weighted || (o.values == ValueMode::AsFile && raw.weighted);
+  if (values) {
+    in.graph = build_graph<I, double>(std::move(raw.coo), bo);
+  } else {
+    in.graph = build_graph<I, Pattern>(std::move(raw.coo), bo);
+  }
+}
+
+template <class I>
+void make_builtin(Input& in, const InputOptions& o) {
+  bool values = o.values == ValueMode::Weighted;
+  if (!o.undirected) {
+    if (values) {
+      in.graph = make_default_graph<I, double>();
+    } else {
+      in.graph = make_default_graph<I, Pattern>();
+    }
+    return;
+  }
+  BuildOptions bo;
+  bo.self_loops = SelfLoopPolicy::Drop;
+  bo.symmetrize = true;
+  auto coo = generate_rmat<I>(kDefaultGraphScale, kDefaultGraphEdgeFactor, kDefaultGraphSeed);
+  if (values) {
+    in.graph = build_graph<I, double>(std::move(coo), bo);
+  } else {
+    in.graph = build_graph<I, Pattern>(std::move(coo), bo);
+  }
+}
+
+}  // namespace
+
+std::string builtin_graph_description() {
+  return "built-in R-MAT graph (scale " + std::to_string(kDefaultGraphScale) + ", edge factor " +
+         std::to_string(kDefaultGraphEdgeFactor) + ", seed " + std::to_string(kDefaultGraphSeed) +
+         ")";
+}
+
+Input load_input(const std::optional<std::string>& path, const InputOptions& o) {
+  Stopwatch clock;
+  Input in;
+  if (!path) {
+    in.builtin = true;
+    in.name = builtin_graph_description();
+    if (o.force_int64) {
+      make_builtin<std::int64_t>(in, o);
+    } else {
+      make_builtin<std::int32_t>(in, o);
+    }
+    progress("generated %s in %s", in.name.c_str(), format_seconds(clock.seconds()).c_str());
+    return in;
+  }
+  in.path = *path;
+  in.name = *path;
+  check_readable(*path);
+  in.format = guess_graph_format(*path);
+  if (in.format == GraphFileFormat::MatrixMarket) {
+    in.header = read_matrix_market_header(*path, o.headerless);
+    if (in.header.format == MmFormat::Array) {
+      throw Error(*path + ": a dense " + std::to_string(in.header.rows) + " x " +
+                  std::to_string(in.header.cols) +
+                  " matrix (Matrix Market 'array' format); graph commands need a sparse "
+                  "'coordinate' file");
+    }
+    in.file_has_values = in.header.field != MmField::Pattern;
+    std::int64_t mirror = in.header.symmetry == MmSymmetry::General && !o.undirected ? 1 : 2;
+    bool big = o.force_int64 || in.header.rows > kInt32Limit || in.header.cols > kInt32Limit ||
+               in.header.entries > kInt32Limit / mirror;
+    bool values =
+        o.values == ValueMode::Weighted || (o.values == ValueMode::AsFile && in.file_has_values);
+    if (big) {
+      if (values) {
+        in.graph = read_mtx<std::int64_t, double>(*path, o);
+      } else {
+        in.graph = read_mtx<std::int64_t, Pattern>(*path, o);
+      }
+    } else {
+      if (values) {
+        in.graph = read_mtx<std::int32_t, double>(*path, o);
+      } else {
+        in.graph = read_mtx<std::int32_t, Pattern>(*path, o);
+      }
+    }
+  } else {
+    std::error_code ec;
+    auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(*path, ec));
+    std::int64_t bound = ec ? 0 : bytes / kMinEdgeLineBytes * (o.undirected ? 2 : 1);
+    if (o.force_int64 || bound > kInt32Limit) {
+      read_el<std::int64_t>(in, *path, o);
+    } else {
+      read_el<std::int32_t>(in, *path, o);
+    }
+  }
+  progress("read %s: %lld x %lld, %lld entries in %s", path->c_str(),
+           static_cast<long long>(in.rows()), static_cast<long long>(in.cols()),
+           static_cast<long long>(in.nnz()), format_seconds(clock.seconds()).c_str());
+  return in;
+}
+
+std::int64_t Input::rows() const {
+  return visit_graph(graph, [](const auto& g) { return static_cast<std::int64_t>(g.rows()); });
+}
+std::int64_t Input::cols() const {
+  return visit_graph(graph, [](const auto& g) { return static_cast<std::int64_t>(g.cols()); });
+}
+std::int64_t Input::nnz() const {
+  return visit_graph(graph, [](const auto& g) { return static_cast<std::int64_t>(g.nnz()); });
+}
+bool Input::is_pattern() const {
+  return visit_graph(graph, [](const auto& g) { return std::decay_t<decltype(g)>::is_pattern; });
+}
+bool Input::is_int64() const {
+  return visit_graph(graph, [](const auto& g) {
+    return sizeof(typename std::decay_t<decltype(g)>::index_type) == 8;
+  });
+}
+const GraphStats& Input::stats() const {
+  return visit_graph(graph, [](const auto& g) -> const GraphStats& { return g.stats(); });
+}
+
+std::string Input::vertex_id(std::int64_t v) const {
+  if (!labels.empty()) return labels[static_cast<std::size_t>(v)];
+  return std::to_string(v + 1);
+}
+
+std::string Input::id_convention() const {
+  if (!labels.empty()) return "labels";
+  return "1-based";
+}
+
+std::int64_t Input::find_vertex(const std::string& id, const std::string& what) const {
+  const std::int64_t n = rows();
+  if (labels.empty()) {
+    auto v = parse_int(id);
+    if (!v || *v < 1 || *v > n) {
+      throw InvalidArgument(what + " '" + id + "' is not a vertex of " + name +
+                            (n > 0 ? " (ids are 1.." + std::to_string(n) + ", 1-based)"
+                                   : " (the graph has no vertices)"));
+    }
+    return *v - 1;
+  }
+  if (label_index_.empty()) {
+    label_index_.reserve(labels.size());
+    for (std::size_t v = 0; v < labels.size(); ++v) {
+      label_index_.emplace(labels[v], static_cast<std::int64_t>(v));
+    }
+  }
+  auto it = label_index_.find(id);
+  if (it == label_index_.end()) {
+    throw InvalidArgument(what + " '" + id + "' is not a vertex label in " + name +
+                          " (labels are the tokens of the edge list, compared as text)");
+  }
+  return it->second;
+}
+
+void add_input_flags(ArgParser& p, const std::string& weighted_help) {
+  p.group("Input");
+  p.flag("undirected",
+         "add the reverse of every edge (edge lists and general .mtx files; symmetric .mtx "
+         "files always have both directions)");
+  if (!weighted_help.empty()) p.flag("weighted", weighted_help);
+  p.flag("allow-nonfinite", "accept NaN and Inf edge values (refused by default, naming the line)");
+}
+
+InputOptions input_options(const ArgParser& p, ValueMode values) {
+  InputOptions o;
+  o.values = values;
+  o.undirected = p.has("undirected");
+  o.allow_nonfinite = p.has("allow-nonfinite");
+  o.headerless = p.has("headerless");
+  return o;
+}
+
+void add_headerless_flag(ArgParser& p) {
+  p.flag("headerless",
+         "read a .mtx file that lacks the %%MatrixMarket banner: a 'rows cols entries' line, "
+         "then 'i j [value]' lines");
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: Apache-2.0
+// The algorithm subcommands end to end: what they print and write, checked against naive
+// oracles written here (dense power iteration, queue BFS, Dijkstra).
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <random>
+#include <set>
+
+#include "cli_harness.hpp"
+#include "spindle/loaders/matrix_market.hpp"
+#include "spindle/loaders/npy.hpp"
+
+namespace spindle::test {
+namespace {
+
+using CliAlgorithms = CliTest;
+
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+Csv read_csv(const std::string& file) {
+  Csv c;
+  for (const auto& line : lines_of(slurp(file))) {
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    while (true) {
+      std::size_t comma = line.find(',', start);
+      fields.push_back(line.substr(start, comma == std::string::npos ? comma : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (c.header.empty()) {
+      c.header = fields;
+    } else {
+      c.rows.push_back(fields);
+    }
+  }
+  return c;
+}
+
+// Dense adjacency lists (0-based) of a Matrix Market file, from the loader.
+std::vector<std::vector<std::int64_t>> out_lists(const std::string& file) {
+  auto g = read_matrix_market<std::int64_t, Pattern>(file);
+  std::vector<std::vector<std::int64_t>> adj(static_cast<std::size_t>(g.rows()));
+  for (std::int64_t i = 0; i < g.rows(); ++i) {
+    for (auto k = g.row_ptr()[i]; k < g.row_ptr()[i + 1]; ++k) adj[i].push_back(g.col_idx()[k]);
+  }
+  return adj;
+}
+
+// PageRank by dense power iteration in double, the textbook way (default preset).
+std::vector<double> oracle_pagerank(const std::vector<std::vector<std::int64_t>>& adj, double alpha,
+                                    std::vector<double> p = {}) {
+  const std::size_t n = adj.size();
+  if (p.empty()) p.assign(n, 1.0 / static_cast<double>(n));
+  double ps = std::accumulate(p.begin(), p.end(), 0.0);
+  for (double& x : p) x /= ps;
+  std::vector<double> x(n, 1.0 / static_cast<double>(n)), y(n);
+  for (int it = 0; it < 100000; ++it) {
+    double dangling = 0;
+    for (std::size_t u = 0; u < n; ++u) dangling += adj[u].empty() ? x[u] : 0.0;
+    for (std::size_t v = 0; v < n; ++v) y[v] = (alpha * dangling + 1 - alpha) * p[v];
+    for (std::size_t u = 0; u < n; ++u) {
+      for (auto v : adj[u]) y[v] += alpha * x[u] / static_cast<double>(adj[u].size());
+    }
+    double change = 0;
+    for (std::size_t v = 0; v < n; ++v) change += std::fabs(y[v] - x[v]);
+    x.swap(y);
+    if (change < 1e-15) break;
+  }
+  return x;
+}
+
+TEST_F(CliAlgorithms, PagerankCsvHasEveryVertexOneBasedAndMatchesDenseOracle) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  for (const char* name : {"karate.mtx", "west0067.mtx", "ldbc-directed-example.mtx"}) {
+    const std::string out = path("ranks.csv");
+    RunResult r =
+        run("pagerank " + q(graph_path(name)) + " --tol 1e-14 --max-iter 1000 -o " + q(out));
+    ASSERT_EQ(r.rc, 0) << name << ": " << r.err;
+    auto adj = out_lists(graph_path(name));
+    std::vector<double> want = oracle_pagerank(adj, 0.85);
+    Csv c = read_csv(out);
+    ASSERT_EQ(c.header, (std::vector<std::string>{"vertex", "rank"}));
+    ASSERT_EQ(c.rows.size(), adj.size()) << name;
+    double sum = 0;
+    for (std::size_t k = 0; k < c.rows.size(); ++k) {
+      EXPECT_EQ(c.rows[k][0], std::to_string(k + 1)) << "ids are 1-based for .mtx";
+      const double rank = std::stod(c.rows[k][1]);
+      sum += rank;
+      EXPECT_NEAR(rank, want[k], 1e-10) << name << " vertex " << k + 1;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-12) << name;
+  }
+}
+
+TEST_F(CliAlgorithms, PagerankPrintsHeaderTopTableAndSummary) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  RunResult r = run("pagerank " + q(graph_path("karate.mtx")) + " --top 3 --tol 1e-14");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 6u) << r.out;  // header, table head, 3 rows, summary
+  for (const char* k :
+       {"karate.mtx", "n 34", "nnz 156", "device cpu", "precision double", "preset default"}) {
+    EXPECT_NE(lines[0].find(k), std::string::npos) << lines[0];
+  }
+  // Karate: vertices 34 and 1 are the two hubs (independent oracle picks the same order).
+  auto want = oracle_pagerank(out_lists(graph_path("karate.mtx")), 0.85);
+  std::vector<std::size_t> order(want.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return want[a] > want[b]; });
+  for (int k = 0; k < 3; ++k) {
+    std::istringstream row(lines[2 + k]);
+    int rank = 0;
+    std::string vertex;
+    double score = 0;
+    row >> rank >> vertex >> score;
+    EXPECT_EQ(rank, k + 1);
+    EXPECT_EQ(vertex, std::to_string(order[k] + 1));
+    EXPECT_NEAR(score, want[order[k]], 1e-6);
+  }
+  EXPECT_NE(lines[5].find("iterations"), std::string::npos);
+  EXPECT_NE(lines[5].find("converged yes"), std::string::npos);
+}
+
+TEST_F(CliAlgorithms, PagerankEdgeListOutputUsesTheOriginalLabels) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string file = graph_path("as20graph.txt"), out = path("ranks.json");
+  RunResult r = run("pagerank " + q(file) + " -o " + q(out));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::set<std::string> labels;
+  for (const auto& line : lines_of(slurp(file))) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    std::string a, b;
+    ss >> a >> b;
+    labels.insert(a);
+    labels.insert(b);
+  }
+  Json j = JsonReader(slurp(out)).parse_document();
+  std::set<std::string> got;
+  double sum = 0;
+  for (const auto& [k, v] : j.at("rank").obj) {
+    got.insert(k);
+    sum += v.num;
+  }
+  EXPECT_EQ(got, labels);
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  EXPECT_TRUE(j.at("converged").b);
+}
+
+TEST_F(CliAlgorithms, PersonalizedPagerankMatchesOracleWithTeleportVector) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string seeds = path("seeds.csv"), out = path("ranks.csv");
+  { std::ofstream(seeds) << "vertex,weight\n3,2\n# comment\n10,1\n"; }
+  RunResult r = run("pagerank " + q(graph_path("west0067.mtx")) + " --personalize " + q(seeds) +
+                    " --tol 1e-14 --max-iter 1000 -o " + q(out));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto adj = out_lists(graph_path("west0067.mtx"));
+  std::vector<double> p(adj.size(), 0.0);
+  p[2] = 2;
+  p[9] = 1;
+  auto want = oracle_pagerank(adj, 0.85, p);
+  Csv c = read_csv(out);
+  ASSERT_EQ(c.rows.size(), adj.size());
+  for (std::size_t k = 0; k < adj.size(); ++k) EXPECT_NEAR(std::stod(c.rows[k][1]), want[k], 1e-10);
+}
+
+TEST_F(CliAlgorithms, BadPersonalizationFileNamesFileAndLine) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string seeds = path("seeds.csv");
+  { std::ofstream(seeds) << "1,1\n99,1\n"; }  // karate has 34 vertices
+  RunResult r = run("pagerank " + q(graph_path("karate.mtx")) + " --personalize " + q(seeds));
+  EXPECT_EQ(r.rc, 1);
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("seeds.csv:2"), std::string::npos) << r.err;
+}
+
+TEST_F(CliAlgorithms, NonConvergenceWarnsButExitsZeroUnlessAskedToFail) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string g = q(graph_path("karate.mtx")), out = path("r.csv");
+  RunResult r = run("pagerank " + g + " --max-iter 3");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("converged no"), std::string::npos) << r.out;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
+  r = run("pagerank " + g + " --max-iter 3 --fail-on-nonconvergence -o " + q(out));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST_F(CliAlgorithms, DefaultGraphIsTheGeneratedRmatGraph) {
+  const std::string g = path("default.mtx");
+  ASSERT_EQ(run("generate rmat -o " + q(g)).rc, 0);
+  RunResult builtin = run("pagerank --top 5");
+  RunResult file = run("pagerank " + q(g) + " --top 5");
+  ASSERT_EQ(builtin.rc, 0) << builtin.err;
+  ASSERT_EQ(file.rc, 0) << file.err;
+  auto a = lines_of(builtin.out), b = lines_of(file.out);
+  ASSERT_EQ(a.size(), 8u) << builtin.out;
+  EXPECT_NE(a[0].find("built-in R-MAT"), std::string::npos) << a[0];
+  EXPECT_NE(a[0].find("n 65536"), std::string::npos) << a[0];
+  for (int k = 1; k <= 6; ++k) EXPECT_EQ(a[k], b[k]);  // same table, same iteration count
+}
+
+TEST_F(CliAlgorithms, BfsLevelsAndParentsMatchQueueBfs) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  for (const char* name : {"karate.mtx", "west0067.mtx"}) {
+    const std::string out = path("bfs.csv");
+    RunResult r = run("bfs " + q(graph_path(name)) + " --source 5 -o " + q(out));
+    ASSERT_EQ(r.rc, 0) << r.err;
+    auto adj = out_lists(graph_path(name));
+    std::vector<std::int64_t> level(adj.size(), -1);
+    std::queue<std::int64_t> queue;
+    level[4] = 0;
+    queue.push(4);
+    while (!queue.empty()) {
+      auto u = queue.front();
+      queue.pop();
+      for (auto v : adj[u]) {
+        if (level[v] < 0) {
+          level[v] = level[u] + 1;
+          queue.push(v);
+        }
+      }
+    }
+    Csv c = read_csv(out);
+    ASSERT_EQ(c.header, (std::vector<std::string>{"vertex", "level", "parent"}));
+    ASSERT_EQ(c.rows.size(), adj.size());
+    for (std::size_t v = 0; v < adj.size(); ++v) {
+      if (level[v] < 0) {
+        EXPECT_EQ(c.rows[v][1], "") << name << " vertex " << v + 1;
+        continue;
+      }
+      EXPECT_EQ(std::stoll(c.rows[v][1]), level[v]) << name << " vertex " << v + 1;
+      // The parent is one level up and has an edge to v.
+      const std::int64_t parent = std::stoll(c.rows[v][2]) - 1;
+      if (level[v] == 0) {
+        EXPECT_EQ(parent, 4);
+      } else {
+        EXPECT_EQ(level[parent], level[v] - 1);
+        EXPECT_NE(std::find(adj[parent].begin(), adj[parent].end(), std::int64_t(v)),
+                  adj[parent].end());
+      }
+    }
+  }
+}
+
+TEST_F(CliAlgorithms, BfsRejectsUnknownSourceNamingTheRange) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  RunResult r = run("bfs " + q(graph_path("karate.mtx")) + " --source 0");
+  EXPECT_EQ(r.rc, 1);
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("1..34"), std::string::npos) << r.err;
+}
+
+TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
+  std::mt19937_64 rng(77);
+  const int n = 60;
+  std::map<std::pair<int, int>, double> w;
+  for (int k = 0; k < 240; ++k) {
+    int u = int(rng() % n), v = int(rng() % n);
+    w[{u, v}] = 0.5 + double(rng() % 1000) / 100.0;  // one weight per edge: no duplicates
+  }
+  std::string text;
+  for (auto& [e, x] : w)
+    text += "n" + std::to_string(e.first) + " n" + std::to_string(e.second) + " " +
+            std::to_string(x) + "\n";
+  const std::string file = path("g.txt"), out = path("d.csv");
+  { std::ofstream(file) << text; }
+  // Dijkstra over the same text (weights as printed).
+  std::vector<std::vector<std::pair<int, double>>> adj(n);
+  for (auto& [e, x] : w) adj[e.first].push_back({e.second, std::stod(std::to_string(x))});
+  const int src = w.begin()->first.first;
+  std::vector<double> dist(n, INFINITY);
+  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>>
+      pq;
+  dist[src] = 0;
+  pq.push({0, src});
+  while (!pq.empty()) {
+    auto [d, u] = pq.top();
+    pq.pop();
+    if (d > dist[u]) continue;
+    for (auto [v, x] : adj[u]) {
+      if (d + x < dist[v]) {
+        dist[v] = d + x;
+        pq.push({dist[v], v});
+      }
+    }
+  }
+  RunResult r = run("sssp " + q(file) + " --source n" + std::to_string(src) + " -o " + q(out));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv c = read_csv(out);
+  ASSERT_EQ(c.header, (std::vector<std::string>{"vertex", "distance"}));
+  std::set<std::string> seen;
+  for (const auto& row : c.rows) {
+    const int v = std::stoi(row[0].substr(1));
+    seen.insert(row[0]);
+    if (std::isinf(dist[v])) {
+      EXPECT_EQ(row[1], "") << row[0];
+    } else {
+      EXPECT_NEAR(std::stod(row[1]), dist[v], 1e-9 * (1 + dist[v])) << row[0];
+    }
+  }
+  EXPECT_EQ(seen.size(), c.rows.size()) << "each vertex once";
+}
+
+TEST_F(CliAlgorithms, PowerIterationCentralityIsAPositiveUnitVector) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string out = path("c.csv");
+  RunResult r =
+      run("power-iteration " + q(graph_path("karate.mtx")) + " --centrality -o " + q(out));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv c = read_csv(out);
+  ASSERT_EQ(c.rows.size(), 34u);
+  // Oracle: x <- (A + I) x normalized, on the symmetric karate graph, to a fixed point.
+  auto adj = out_lists(graph_path("karate.mtx"));
+  std::vector<double> x(34, 1.0 / 34), y(34);
+  for (int it = 0; it < 10000; ++it) {
+    y = x;
+    for (std::size_t u = 0; u < 34; ++u) {
+      for (auto v : adj[u]) y[v] += x[u];
+    }
+    double norm = 0;
+    for (double t : y) norm += t * t;
+    norm = std::sqrt(norm);
+    for (double& t : y) t /= norm;
+    x.swap(y);
+  }
+  for (std::size_t v = 0; v < 34; ++v) EXPECT_NEAR(std::stod(c.rows[v][1]), x[v], 1e-5);
+  EXPECT_NE(r.out.find("eigenvalue"), std::string::npos);
+}
+
+TEST_F(CliAlgorithms, GcnWritesNpyOfTheLastLayersShapeDeterministically) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string a = path("a.npy"), b = path("b.npy");
+  const std::string cmd = "gcn " + q(graph_path("karate.mtx")) +
+                          " --feature-dim 5 --layers 8,3 --seed 9 --precision float -o ";
+  ASSERT_EQ(run(cmd + q(a)).rc, 0);
+  ASSERT_EQ(run(cmd + q(b) + " --threads 1").rc, 0);
+  auto h = read_npy<float>(a);
+  EXPECT_EQ(h.rows(), 34);
+  EXPECT_EQ(h.cols(), 3);
+  EXPECT_EQ(slurp(a), slurp(b));
+  EXPECT_EQ(read_npy_header(a).word_size, 4);
+}
+
+}  // namespace
+}  // namespace spindle::test
