@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "spindle/error.hpp"
@@ -88,6 +89,36 @@ std::vector<std::size_t> split_at_lines(const char* begin, const char* end, std:
   }
   cuts.push_back(total);
   return cuts;
+}
+
+std::uint64_t available_memory_bytes() {
+  std::uint64_t kb = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      unsigned long long v = 0;
+      if (std::sscanf(line, "MemAvailable: %llu kB", &v) == 1) {
+        kb = v;
+        break;
+      }
+    }
+    std::fclose(f);
+  }
+  if (kb) return kb * 1024;
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
+             : 0;
+}
+
+void check_memory(const std::string& path, std::uint64_t needed, const char* what) {
+  const std::uint64_t avail = available_memory_bytes();
+  if (avail != 0 && needed > avail) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, ": %s needs about %.1f GB, %.1f GB of memory are available",
+                  what, static_cast<double>(needed) / 1e9, static_cast<double>(avail) / 1e9);
+    throw OutOfMemory(path + buf);
+  }
 }
 
 int resolve_threads(int requested) {

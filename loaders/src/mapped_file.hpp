@@ -37,6 +37,13 @@ class MappedFile {
 std::vector<std::size_t> split_at_lines(const char* begin, const char* end, std::size_t pieces,
                                         std::size_t min_bytes);
 
+/// Bytes of memory the system can still give (MemAvailable), or 0 when unknown.
+std::uint64_t available_memory_bytes();
+
+/// Throws OutOfMemory naming `path` when `needed` bytes exceed what the system can give, so a
+/// size read from a file fails with numbers instead of an allocation failure or the OOM killer.
+void check_memory(const std::string& path, std::uint64_t needed, const char* what);
+
 /// Threads to use: `requested` when > 0, else omp_get_max_threads().
 int resolve_threads(int requested);
 

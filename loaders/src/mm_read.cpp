@@ -417,6 +417,17 @@ Graph<I, V> read_matrix_market(const std::string& path, const MatrixMarketOption
   BuildOptions build = options.build;
   build.allow_nonfinite = true;  // already checked per line while parsing
   const std::int64_t n = coo.size();
+  {
+    // CSR needs O(rows) memory however few entries there are: a legal but huge row count
+    // (2^31 rows, 3 entries) must fail with numbers, not with the OOM killer. Counted: the
+    // builder's per-row offsets and counters, and per entry the COO input, the sorted copy and
+    // the output.
+    const auto rows = static_cast<std::uint64_t>(coo.rows) + 1;
+    const std::uint64_t per_row = 2 * sizeof(std::int64_t) + 3 * sizeof(I);
+    const std::uint64_t per_entry = 4 * sizeof(I) + 2 * sizeof(double) + sizeof(double);
+    detail::check_memory(path, rows * per_row + static_cast<std::uint64_t>(n) * per_entry,
+                         "building the graph");
+  }
   try {
     return build_graph<I, V>(std::move(coo), build);
   } catch (const std::bad_alloc&) {
