@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::size_t kHelpWidth = 79;   // fits an 80-column terminal
 constexpr std::size_t kFlagColumn = 24;  // where flag descriptions start
+constexpr double kUnbounded = 1e9;       // range ends beyond this are not worth printing
 
 // Wraps `text` to kHelpWidth, first line continuing at column `start`, later lines indented by
 // `indent`. Explicit newlines in `text` are kept (used for small tables).
@@ -286,8 +287,12 @@ double ArgParser::number(const std::string& name, double fallback, double lo, do
   if (!v) fail("--" + name + " expects a number, got '" + *raw + "'");
   if (*v < lo || *v > hi) {
     std::ostringstream range;
-    range << "[" << lo << ", " << hi << "]";
-    fail("--" + name + " must lie in " + range.str() + ", got " + *raw);
+    if (hi >= kUnbounded) {
+      range << "be >= " << lo;  // an upper bound nobody would type is noise in the message
+    } else {
+      range << "lie in [" << lo << ", " << hi << "]";
+    }
+    fail("--" + name + " must " + range.str() + ", got " + *raw);
   }
   return *v;
 }
@@ -299,8 +304,11 @@ std::int64_t ArgParser::integer(const std::string& name, std::int64_t fallback, 
   auto v = parse_int(*raw);
   if (!v) fail("--" + name + " expects an integer, got '" + *raw + "'");
   if (*v < lo || *v > hi) {
-    fail("--" + name + " must lie in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-         "], got " + *raw);
+    fail("--" + name + " must " +
+         (hi >= static_cast<std::int64_t>(kUnbounded)
+              ? "be >= " + std::to_string(lo)
+              : "lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]") +
+         ", got " + *raw);
   }
   return *v;
 }

@@ -5,6 +5,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "spindle/algorithms/bfs.hpp"
@@ -42,6 +43,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
 
   const InputOptions io = input_options(p, ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);
+  warn_if_forced_kernel_falls_back(in, ex);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("bfs needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));

@@ -20,15 +20,17 @@ namespace spindle::cli {
 namespace {
 
 constexpr const char* kSemantics =
-    "  H_0 = X; H_(l+1) = ReLU(A_hat H_l W_l + b_l) between layers, no activation after the\n"
-    "  last (logits/embeddings). A_hat = D^-1/2 (A + I) D^-1/2 with D the row sums of A + I\n"
-    "  (a unit self-loop is added only where the diagonal is missing), computed once.\n"
-    "  Per layer the cheaper order is used: (A_hat H) W when d_in <= d_out, else A_hat (H W).\n"
-    "  --weights DIR holds layer0_W.npy (d_0 x d_1), layer0_b.npy (d_1), layer1_W.npy, ...\n"
-    "  (float32 or float64, C order; a missing layerN_b.npy means a zero bias). PyTorch's\n"
-    "  Linear stores W as (d_out x d_in): save weight.T.\n"
-    "  Random inputs: features uniform in [-1, 1), weights Glorot-uniform, biases 0, all\n"
-    "  from --seed (the same seed gives the same numbers on every machine).\n";
+    "  H_0 = X, H_(l+1) = ReLU(A_hat H_l W_l + b_l) between layers, and no\n"
+    "  activation after the last (logits/embeddings). A_hat = D^-1/2 (A + I) D^-1/2\n"
+    "  with D the row sums of A + I (a unit self-loop is added only where the\n"
+    "  diagonal is missing), computed once. Each layer multiplies in the cheaper\n"
+    "  order: (A_hat H) W when d_in <= d_out, else A_hat (H W).\n"
+    "\n"
+    "  --weights DIR holds layer0_W.npy (d_0 x d_1), layer0_b.npy (d_1),\n"
+    "  layer1_W.npy, ... as float32 or float64 in C order; a missing layerN_b.npy\n"
+    "  means a zero bias. PyTorch's Linear stores W as (d_out x d_in): save\n"
+    "  weight.T. Random inputs: features uniform in [-1, 1), Glorot-uniform\n"
+    "  weights, zero biases, all from --seed (same numbers on every machine).\n";
 
 struct Settings {
   GcnOptions opt;
@@ -92,6 +94,10 @@ int run(const Input& in, const Settings& s) {
                             " input features but the features have " + std::to_string(X.cols()) +
                             " columns");
   }
+  // Printed once the inputs are known to fit, so a failed run prints only its error.
+  std::printf("GCN on %s: n %lld, nnz %lld; device %s, precision %s\n", in.name.c_str(),
+              static_cast<long long>(in.rows()), static_cast<long long>(in.nnz()),
+              to_string(s.ex.device), s.ex.use_double ? "double" : "float");
   std::string shape = std::to_string(X.cols());
   for (const auto& W : model.weights) shape += " -> " + std::to_string(W.cols());
   std::printf("layers %s (%s), features %s, dense products %s\n", shape.c_str(),
@@ -204,9 +210,6 @@ int cmd_gcn(const std::vector<std::string>& args) {
     throw InvalidArgument("gcn needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));
   }
-  std::printf("GCN on %s: n %lld, nnz %lld; device %s, precision %s\n", in.name.c_str(),
-              static_cast<long long>(in.rows()), static_cast<long long>(in.nnz()),
-              to_string(s.ex.device), s.ex.use_double ? "double" : "float");
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }
 

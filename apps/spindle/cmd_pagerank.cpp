@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "spindle/algorithms/pagerank.hpp"
@@ -166,6 +167,7 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   const InputOptions io =
       input_options(p, s.opt.weighted ? ValueMode::Weighted : ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);
+  warn_if_forced_kernel_falls_back(in, s.ex);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("pagerank needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));

@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
@@ -122,6 +123,7 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   const InputOptions io =
       input_options(p, s.opt.weighted ? ValueMode::Weighted : ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);
+  warn_if_forced_kernel_falls_back(in, s.ex);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("power-iteration needs a square matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));

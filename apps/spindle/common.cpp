@@ -74,8 +74,7 @@ void add_exec_flags(ArgParser& p, ExecFlags which) {
              "'spindle info --explain'; a kernel that cannot run the call falls back, logged "
              "with SPINDLE_LOG=plan)");
   }
-  p.option("threads", "N", "OMP_NUM_THREADS or all cores",
-           "CPU threads (results do not depend on it)");
+  p.option("threads", "N", "OMP_NUM_THREADS or all cores", "CPU threads of the OpenMP backend");
 }
 
 Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {

@@ -91,6 +91,21 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
   return out;
 }
 
+void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex) {
+  if (ex.desc.mxv_kernel == MxvKernel::Auto) return;
+  const DeviceCaps caps = ex.device == Device::Cuda ? device_caps() : DeviceCaps{};
+  visit_graph(in.graph, [&](const auto& g) {
+    using G = std::decay_t<decltype(g)>;
+    detail::MxvInfo mi;
+    mi.op = OpKind::Vxm;
+    mi.value = ex.use_double ? ValueKind::Double : ValueKind::Float;
+    mi.matrix_value = value_kind_of<typename G::value_type>();
+    mi.index = index_kind_of<typename G::index_type>();
+    Plan plan = detail::plan_mxv(g.transpose().stats(), mi, ex.device, caps, ex.desc);
+    if (!plan.forced) warn("--kernel %s: %s", to_string(ex.desc.mxv_kernel), plan.reason.c_str());
+  });
+}
+
 std::string explain_text(const std::vector<ExplainDevice>& devices) {
   std::string out = "planner (what each call would run; SPINDLE_LOG=plan logs live decisions):\n";
   for (const auto& d : devices) {

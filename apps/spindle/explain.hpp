@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "spindle/descriptor.hpp"
@@ -34,6 +35,11 @@ struct ExplainDevice {
 /// same way the ops honor them.
 std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc,
                                          std::int64_t width);
+
+/// When `ex` forces an mxv kernel that the planner would not run on ex.device for this graph
+/// (e.g. a CUDA kernel on the CPU), prints one warning with the planner's reason, so a
+/// benchmark run never silently measures another kernel.
+void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex);
 
 /// Human-readable table.
 std::string explain_text(const std::vector<ExplainDevice>& devices);

@@ -197,8 +197,13 @@ std::int64_t Input::find_vertex(const std::string& id, const std::string& what) 
   }
   auto it = label_index_.find(id);
   if (it == label_index_.end()) {
+    std::string examples;
+    for (std::size_t v = 0; v < labels.size() && v < 3; ++v) {
+      examples += (v ? ", '" : "'") + labels[v] + "'";
+    }
     throw InvalidArgument(what + " '" + id + "' is not a vertex label in " + name +
-                          " (labels are the tokens of the edge list, compared as text)");
+                          " (labels are the edge list's tokens, compared as text; e.g. " +
+                          examples + ")");
   }
   return it->second;
 }

@@ -342,7 +342,7 @@ TEST_F(CliAlgorithms, GcnWritesNpyOfTheLastLayersShapeDeterministically) {
   const std::string cmd = "gcn " + q(graph_path("karate.mtx")) +
                           " --feature-dim 5 --layers 8,3 --seed 9 --precision float -o ";
   ASSERT_EQ(run(cmd + q(a)).rc, 0);
-  ASSERT_EQ(run(cmd + q(b) + " --threads 1").rc, 0);
+  ASSERT_EQ(run(cmd + q(b)).rc, 0);
   auto h = read_npy<float>(a);
   EXPECT_EQ(h.rows(), 34);
   EXPECT_EQ(h.cols(), 3);
