@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file mxm_entry.cuh
+/// @brief The CUDA backend entries of mxm (backend.hpp's detail::cuda::mxm and mxm_fused.hpp):
+/// operands to the device (cached graph copies, container mirrors), transpose_b by an explicit
+/// transpose, then run_spmm. The instantiating .cu files include this once per type group.
+
+#include <mutex>
+
+#include "engine/src/cuda/device_mirror.hpp"
+#include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/mxm_fused.hpp"
+#include "ops/cuda/mxm/semiring_identity.hpp"
+#include "ops/cuda/mxm/spmm_run.cuh"
+#include "spindle/executor.hpp"
+
+namespace spindle::detail::cuda {
+
+/// Semirings whose multiply ignores both operands (pair): the matrix's values are never read,
+/// so the graph runs as a pattern (4 bytes less per entry).
+template <class S>
+constexpr bool ignores_values_v =
+    S::kind == SemiringKind::AnyPair || S::kind == SemiringKind::PlusPair;
+
+template <class S, class I, class V>
+void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum accum,
+               const Graph<I, V>& A, const DenseMatrix<typename S::value_type>& B,
+               const Vector<typename S::value_type>* bias, Unary<typename S::value_type> act,
+               bool transpose_a, bool transpose_b) {
+  using T = typename S::value_type;
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const Graph<I, V>& G = transpose_a ? A.transpose() : A;
+  const T* b = device_in(B);
+  std::int64_t ldb = B.cols();
+  DeviceBuffer bt;
+  if (transpose_b) {
+    bt = DeviceBuffer(static_cast<std::size_t>(B.size()) * sizeof(T), "mxm: B transposed");
+    launch_transpose<T>(b, B.rows(), B.cols(), bt.as<T>(), ctx.stream);
+    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
+    b = bt.as<const T>();
+    ldb = B.rows();
+  }
+  DenseEpilogue<T> epi;
+  epi.bias = bias != nullptr ? device_in(*bias).values : nullptr;
+  epi.act = act.op;
+  epi.act_scalar = act.scalar;
+  epi.accum = accum;
+  T* c = device_out(C, accum.enabled);
+  // A tuned winner for this (graph, N, semiring, type) replaces the rule-based pick unless the
+  // descriptor forced a kernel.
+  constexpr bool kPattern = is_pattern_v<V> || ignores_values_v<S>;
+  Plan use = plan;
+  if (!plan.forced) {
+    if (auto t = find_tuned(G, tuned_key("mxm", C.cols(), S::kind, value_kind_of<T>(), kPattern))) {
+      use = *t;
+      log_plan(use);
+    }
+  }
+  auto run = [&](const auto& d) {
+    using VV = std::remove_const_t<std::remove_pointer_t<decltype(d.values)>>;
+    SpmmArgs<I, VV, T> a;
+    a.rows = d.rows;
+    a.n = C.cols();
+    a.row_ptr = d.row_ptr;
+    a.col_idx = d.col_idx;
+    a.vals = d.values;
+    a.b = b;
+    a.ldb = ldb;
+    a.c = c;
+    a.ldc = C.cols();
+    a.epi = epi;
+    a.identity = identity_of<S>();
+    run_spmm<S>(use, a, G, ctx.stream);
+  };
+  if constexpr (kPattern) {
+    run(device_pattern(G));
+  } else {
+    run(device_csr<T>(G));
+  }
+  mark_written(C);
+}
+
+template <class S, class I, class V>
+void mxm(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum accum,
+         const Graph<I, V>& A, const DenseMatrix<typename S::value_type>& B, bool transpose_a,
+         bool transpose_b) {
+  mxm_fused<S>(plan, C, accum, A, B, nullptr, Unary<typename S::value_type>{}, transpose_a,
+               transpose_b);
+}
+
+template <class S, class I, class V>
+TuneResult tune_mxm_impl(const Graph<I, V>& A, std::int64_t n, const TuneOptions& options) {
+  using T = typename S::value_type;
+  constexpr bool kPattern = is_pattern_v<V> || ignores_values_v<S>;
+  TuneResult r;
+  const std::string key = tuned_key("mxm", n, S::kind, value_kind_of<T>(), kPattern);
+  if (auto p = find_tuned(A, key)) {
+    r.best = *p;
+    r.from_cache = true;
+    return r;
+  }
+  if (n < 1) throw InvalidArgument("tune_mxm: the width N must be >= 1");
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  DeviceBuffer b(static_cast<std::size_t>(A.cols() * n) * sizeof(T), "tune_mxm operand");
+  DeviceBuffer c(static_cast<std::size_t>(A.rows() * n) * sizeof(T), "tune_mxm output");
+  launch_fill_random<T>(b.as<T>(), A.cols() * n, 12345, ctx.stream);
+  SPINDLE_CUDA_CHECK_LAUNCH("fill_random");
+  MxmInfo info;
+  info.semiring = S::kind;
+  info.value = value_kind_of<T>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.n = n;
+  const Plan planned = plan_mxm_cuda(A.stats(), info, device_caps(), Descriptor{});
+  auto run = [&](const auto& d) {
+    using VV = std::remove_const_t<std::remove_pointer_t<decltype(d.values)>>;
+    SpmmArgs<I, VV, T> a;
+    a.rows = d.rows;
+    a.n = n;
+    a.row_ptr = d.row_ptr;
+    a.col_idx = d.col_idx;
+    a.vals = d.values;
+    a.b = b.as<const T>();
+    a.ldb = n;
+    a.c = c.as<T>();
+    a.ldc = n;
+    a.identity = identity_of<S>();
+    r.candidates = time_spmm_candidates<S>(planned, a, A, ctx.stream,
+                                           options.repetitions > 0 ? options.repetitions : 3);
+  };
+  if constexpr (kPattern) {
+    run(device_pattern(A));
+  } else {
+    run(device_csr<T>(A));
+  }
+  r.best = pick_tuned(r.candidates, "on this graph for N = " + std::to_string(n), &spmm_label);
+  for (const auto& c2 : r.candidates) {
+    if (r.best_ms == 0.0 || c2.second < r.best_ms) r.best_ms = c2.second;
+  }
+  store_tuned(A, key, r.best);
+  return r;
+}
+
+}  // namespace spindle::detail::cuda
+
+namespace spindle {
+template <class S, class I, class V>
+TuneResult tune_mxm(const Graph<I, V>& A, std::int64_t n, const TuneOptions& options) {
+  return detail::cuda::tune_mxm_impl<S>(A, n, options);
+}
+}  // namespace spindle
+
+/// Instantiates both entries for one (S, I, V) of instantiate.hpp's lists.
+#define SPINDLE_INSTANTIATE_CUDA_MXM_(S, I, V)                                                  \
+  template void spindle::detail::cuda::mxm<S, I, V>(                                            \
+      const ::spindle::Plan&, ::spindle::DenseMatrix<S::value_type>&, ::spindle::Accum,         \
+      const ::spindle::Graph<I, V>&, const ::spindle::DenseMatrix<S::value_type>&, bool, bool); \
+  template void spindle::detail::cuda::mxm_fused<S, I, V>(                                      \
+      const ::spindle::Plan&, ::spindle::DenseMatrix<S::value_type>&, ::spindle::Accum,         \
+      const ::spindle::Graph<I, V>&, const ::spindle::DenseMatrix<S::value_type>&,              \
+      const ::spindle::Vector<S::value_type>*, ::spindle::Unary<S::value_type>, bool, bool);    \
+  template ::spindle::TuneResult spindle::tune_mxm<S, I, V>(                                    \
+      const ::spindle::Graph<I, V>&, std::int64_t, const ::spindle::TuneOptions&);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file row_cache_seq.cuh
+/// @brief SpMM `row_cache_seq` (seed 000 §2.1.3, coalesced sparse-row caching, CSC; GE-SpMM).
+///
+/// A group of G lanes owns one row of A and G·VEC consecutive output columns (VEC per lane).
+/// It loads G nonzeros of its row (column ids and values) with one coalesced access into shared
+/// memory, then every lane walks the cached entries sequentially, gathering its VEC columns of
+/// the B rows with vector loads (kUnroll gathers in flight) and accumulating in registers. G = 32
+/// is the paper's warp per row; for narrow N the planner takes G = ceil(N/VEC) so a warp serves
+/// 32/G rows instead of leaving lanes without columns. Results are summed in column order.
+/// The segment walk is shared with nnz_balanced_seq (accumulate_segment below).
+
+#include "ops/cuda/mxm/spmm_common.cuh"
+
+namespace spindle::detail::cuda {
+
+constexpr int kSpmmBlock = 256;  // threads per block of the sequential SpMM kernels
+constexpr int kSpmmUnroll = 4;   // B-row gathers in flight per lane
+
+/// Shared-memory cache of the sequential kernels: one slot per thread, so a group of G lanes
+/// owns the G slots at its own thread indices.
+template <class I, class V, class T>
+struct SeqCache {
+  I col[kSpmmBlock];
+  T val[is_pattern_v<V> ? 1 : kSpmmBlock];
+};
+
+/// acc ⊕= A(row, k) ⊗ B(k, col..col+VEC) for k in [p, q): entries cached G at a time by the
+/// group (gmask: its lanes; slot0: its first thread index; qlane: lane within the group).
+/// Lanes whose columns lie beyond N (col_ok false) still help to cache.
+template <class S, class I, class V, class T, int VEC>
+__device__ __forceinline__ void accumulate_segment(const SpmmArgs<I, V, T>& a,
+                                                   SeqCache<I, V, T>& cache, std::int64_t p,
+                                                   std::int64_t q, int G, int qlane, int slot0,
+                                                   unsigned gmask, std::int64_t col, bool col_ok,
+                                                   T (&acc)[VEC]) {
+  for (std::int64_t base = p; base < q; base += G) {
+    const std::int64_t k = base + qlane;
+    if (k < q) {
+      cache.col[slot0 + qlane] = __ldg(a.col_idx + k);
+      if constexpr (!is_pattern_v<V>) cache.val[slot0 + qlane] = a_value<T, V>(a.vals, k);
+    }
+    __syncwarp(gmask);
+    const int cnt = static_cast<int>(q - base < G ? q - base : G);
+    for (int t0 = 0; t0 < cnt; t0 += kSpmmUnroll) {
+      Frag<T, VEC> bf[kSpmmUnroll];
+      T av[kSpmmUnroll];
+#pragma unroll
+      for (int u = 0; u < kSpmmUnroll; ++u) {
+        const int t = t0 + u;
+        if (t < cnt) {
+          const std::int64_t j = static_cast<std::int64_t>(cache.col[slot0 + t]);
+          if constexpr (is_pattern_v<V>) {
+            av[u] = T(1);
+          } else {
+            av[u] = cache.val[slot0 + t];
+          }
+          if (col_ok) bf[u] = load_frag<T, VEC>(a.b + j * a.ldb + col);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kSpmmUnroll; ++u) {
+        if (t0 + u < cnt && col_ok) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], S::mul(av[u], bf[u].v[v]));
+        }
+      }
+    }
+    __syncwarp(gmask);  // the next batch overwrites the slots
+  }
+}
+
+/// Lane mask of the group of G lanes (power of two) that `lane` belongs to.
+__device__ __forceinline__ unsigned group_mask(int lane, int G) {
+  if (G >= 32) return kFullMask;
+  return ((1u << G) - 1u) << (lane & ~(G - 1));
+}
+
+/// Writes VEC finished values of one output row.
+template <class T, int VEC>
+__device__ __forceinline__ void store_row_frag(const DenseEpilogue<T>& e, T* c, std::int64_t col,
+                                               const T (&acc)[VEC]) {
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) store_finished(e, c + v, acc[v], col + v);
+}
+
+/// grid.x: rows·G threads in blocks of 256; grid.y: column tiles of G·VEC. VEC divides N.
+template <class S, class I, class V, class T, int VEC>
+__global__ void __launch_bounds__(kSpmmBlock)
+    spmm_row_cache_seq_kernel(SpmmArgs<I, V, T> a, int g_log2) {
+  __shared__ SeqCache<I, V, T> cache;
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t row =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (row >= a.rows) return;  // whole groups leave together; no warp-wide sync follows
+  const std::int64_t col =
+      static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  T acc[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
+  accumulate_segment<S, I, V, T, VEC>(a, cache, static_cast<std::int64_t>(a.row_ptr[row]),
+                                      static_cast<std::int64_t>(a.row_ptr[row + 1]), G, qlane,
+                                      slot0, gmask, col, col_ok, acc);
+  if (col_ok) store_row_frag<T, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
+}
+
+/// Lanes per row for width N with VEC columns per lane: ceil(min(N, tile) / VEC) rounded up to
+/// a power of two, at most 32. `tile` (columns per pass, 0 = all of N up to 32·VEC) trades
+/// re-reading A per column tile against a smaller working set of B rows per pass, which keeps
+/// more of B's hot rows in L2 on graphs with poor locality.
+inline int seq_group_lanes(std::int64_t n, int vec, std::int64_t tile = 0) {
+  const std::int64_t w = tile > 0 && tile < n ? tile : n;
+  return pow2_lanes((w + vec - 1) / vec);
+}
+
+/// The vector width used by the sequential kernels: the widest that divides N and keeps B and C
+/// rows aligned.
+template <class I, class V, class T>
+int seq_vec_for(const SpmmArgs<I, V, T>& a) {
+  const int vb = max_vec_for(a.b, a.ldb);
+  const int vc = max_vec_for(static_cast<const T*>(a.c), a.ldc);
+  int v = vb < vc ? vb : vc;
+  while (v > 1 && a.n % v != 0) v /= 2;
+  return v;
+}
+
+template <class S, class I, class V, class T, int VEC>
+void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream) {
+  const int G = seq_group_lanes(a.n, VEC, tile);
+  const std::int64_t w = static_cast<std::int64_t>(G) * VEC;
+  const dim3 grid(static_cast<unsigned>((a.rows * G + kSpmmBlock - 1) / kSpmmBlock),
+                  static_cast<unsigned>((a.n + w - 1) / w));
+  spmm_row_cache_seq_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(a, log2_int(G));
+}
+
+/// Launches row_cache_seq with the widest vector width the shapes allow (16-byte loads when
+/// N is a multiple of 4 floats / 2 doubles, scalar otherwise); `tile` as in seq_group_lanes.
+template <class S, class I, class V, class T>
+void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream) {
+  constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  if (seq_vec_for(a) == kWide) {
+    launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, stream);
+  } else {
+    launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, stream);
+  }
+}
+
+}  // namespace spindle::detail::cuda

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file spmm_run.cuh
+/// @brief From a Plan to SpMM launches: resolves the launch parameters, keeps the per-graph
+/// derived data the kernels need (nnz partitions, the ASpT reordering) cached on the graph
+/// through Graph::extension, and owns the kernels' temporary storage. Shared by the backend
+/// entry (mxm_entry.cuh) and the benchmark harness, which calls it on device pointers directly.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "engine/src/cuda/device_buffer.hpp"
+#include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/mxm/aspt_prepare.hpp"
+#include "ops/cuda/mxm/aspt_tiled.cuh"
+#include "ops/cuda/mxm/cusparse_spmm.hpp"
+#include "ops/cuda/mxm/dense_util.cuh"
+#include "ops/cuda/mxm/nnz_balanced_seq.cuh"
+#include "ops/cuda/mxm/parallel_reduce_vec.cuh"
+#include "ops/cuda/mxm/row_cache_seq.cuh"
+#include "ops/cuda/mxm/tuning.hpp"
+#include "spindle/debug/allocation.hpp"
+#include "spindle/error.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
+
+namespace spindle::detail::cuda {
+
+/// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
+constexpr std::int64_t kBalancedWorkspaceBudget = 128ll << 20;
+/// ASpT: rows longer than this leave the panels for the nnz-balanced long-row pass (one panel
+/// block would otherwise walk a 10^5-entry R-MAT row alone). About 16 average R-MAT rows.
+constexpr std::int64_t kAsptLongRow = 256;
+
+/// The partition of nnz_balanced_seq for chunk size W, computed once per (graph, W).
+template <class I>
+struct ChunkRowsSlot : ExtensionSlot {
+  DeviceBuffer rows;
+};
+
+template <class I, class V>
+const I* cached_chunk_rows(const Graph<I, V>& G, const I* d_row_ptr, std::int64_t rows,
+                           std::int64_t chunk, std::int64_t nchunks, const std::string& tag,
+                           cudaStream_t stream) {
+  const std::string key = "cuda.mxm.chunks." + tag + "." + std::to_string(chunk);
+  const auto& slot = G.template extension<ChunkRowsSlot<I>>(key, [&] {
+    auto s = std::make_unique<ChunkRowsSlot<I>>();
+    s->rows = DeviceBuffer((static_cast<std::size_t>(nchunks) + 1) * sizeof(I),
+                           "nnz_balanced_seq partition");
+    launch_spmm_chunk_rows<I>(d_row_ptr, rows, chunk, nchunks, s->rows.template as<I>(), stream);
+    SPINDLE_CUDA_CHECK_LAUNCH("spmm_chunk_rows");
+    return s;
+  });
+  return slot.rows.template as<const I>();
+}
+
+/// The device copy of the ASpT reordering (aspt_prepare.hpp) for one panel height.
+template <class I, class VV>
+struct AsptSlot : ExtensionSlot {
+  std::vector<DeviceBuffer> buffers;
+  AsptArgs<I, VV> view;
+  std::int64_t nlong = 0;  ///< rows in the long-row CSR
+  std::int64_t long_nnz = 0;
+  const I* long_ptr = nullptr;
+  const I* long_col = nullptr;
+  const VV* long_val = nullptr;
+  const I* long_rows = nullptr;
+  std::int64_t heavy_entries = 0;
+  double build_ms = 0;  ///< host build + upload time (reported by the benchmark)
+};
+
+template <class X>
+const X* upload_vector(std::vector<DeviceBuffer>& keep, const std::vector<X>& v,
+                       cudaStream_t stream) {
+  keep.emplace_back(v.size() * sizeof(X), "aspt reordering upload");
+  if (!v.empty()) {
+    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(keep.back().get(), v.data(), v.size() * sizeof(X),
+                                       cudaMemcpyHostToDevice, stream));
+  }
+  return keep.back().template as<const X>();
+}
+
+/// The reordering of G for panels of panel_rows rows, built and uploaded on first use.
+/// T: the semiring's value type; VV = T (values as T) or Pattern.
+template <class T, class VV, class I, class V>
+const AsptSlot<I, VV>& cached_aspt(const Graph<I, V>& G, std::int64_t panel_rows,
+                                   std::int64_t long_row, cudaStream_t stream) {
+  const std::string key = "cuda.mxm.aspt." + std::to_string(panel_rows) + "." +
+                          std::to_string(long_row) + "." +
+                          (is_pattern_v<VV> ? "pattern" : to_string(value_kind_of<T>()));
+  return G.template extension<AsptSlot<I, VV>>(key, [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto s = std::make_unique<AsptSlot<I, VV>>();
+    std::vector<T> converted;
+    const T* vals = nullptr;
+    if constexpr (!is_pattern_v<VV>) {
+      if constexpr (std::is_same_v<V, T>) {
+        vals = G.values().data();
+      } else {
+        converted = workspace<T>(static_cast<std::size_t>(G.nnz()), "aspt values");
+        for (std::int64_t k = 0; k < static_cast<std::int64_t>(G.nnz()); ++k) {
+          converted[static_cast<std::size_t>(k)] = G.template value_at<T>(static_cast<I>(k));
+        }
+        vals = converted.data();
+      }
+    }
+    const AsptHost<I, T> h = build_aspt<I, T>(G.rows(), G.row_ptr().data(), G.col_idx().data(),
+                                              vals, panel_rows, long_row);
+    auto& keep = s->buffers;
+    keep.reserve(16);
+    AsptArgs<I, VV>& p = s->view;
+    p.panel_rows = panel_rows;
+    p.panels = h.panels;
+    p.panel_hptr = upload_vector(keep, h.panel_hptr, stream);
+    p.heavy_cols = upload_vector(keep, h.heavy_cols, stream);
+    p.h_ptr = upload_vector(keep, h.h_ptr, stream);
+    p.h_slot = upload_vector(keep, h.h_slot, stream);
+    p.l_ptr = upload_vector(keep, h.l_ptr, stream);
+    p.l_col = upload_vector(keep, h.l_col, stream);
+    s->long_ptr = upload_vector(keep, h.long_ptr, stream);
+    s->long_col = upload_vector(keep, h.long_col, stream);
+    s->long_rows = upload_vector(keep, h.long_rows, stream);
+    if constexpr (!is_pattern_v<VV>) {
+      p.h_val = upload_vector(keep, h.h_val, stream);
+      p.l_val = upload_vector(keep, h.l_val, stream);
+      s->long_val = upload_vector(keep, h.long_val, stream);
+    }
+    s->nlong = static_cast<std::int64_t>(h.long_rows.size());
+    s->long_nnz = static_cast<std::int64_t>(h.long_ptr.back());
+    s->heavy_entries = static_cast<std::int64_t>(h.h_ptr.back());
+    // The host arrays die with this scope: the copies must have read them.
+    SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    s->build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+  });
+}
+
+/// Launch parameters an SpMM plan resolves to on a given graph.
+struct SpmmLaunch {
+  MxmKernel kernel = MxmKernel::RowCacheSeq;
+  int lanes = 32;             ///< parallel_reduce_vec lanes per row
+  std::int64_t tile = 0;      ///< columns per pass (0: all)
+  std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: default)
+  std::int64_t long_row = 0;  ///< aspt_tiled long-row limit (0: default)
+};
+
+inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats) {
+  SpmmLaunch l;
+  l.kernel = plan.mxm == MxmKernel::Auto ? MxmKernel::RowCacheSeq : plan.mxm;
+  if (plan.params.lanes_per_row > 0) {
+    l.lanes = pow2_lanes(plan.params.lanes_per_row);
+  } else {
+    l.lanes = 4;
+    while (l.lanes < 32 && l.lanes < stats.avg_row) l.lanes *= 2;
+  }
+  l.tile = plan.params.tile;
+  l.chunk = l.kernel == MxmKernel::NnzBalancedSeq ? plan.params.items_per_worker : 0;
+  l.long_row = l.kernel == MxmKernel::AsptTiled && plan.params.items_per_worker > 0
+                   ? plan.params.items_per_worker
+                   : kAsptLongRow;
+  return l;
+}
+
+/// Runs the balanced kernel on the CSR in `a` (whose structure is G's, or the ASpT long-row
+/// CSR with row_map), caching its partition on G under `tag`.
+template <class S, class I, class VV, class T, class V>
+void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_map,
+                  const Graph<I, V>& G, const std::string& tag, std::int64_t chunk_req,
+                  std::int64_t tile, cudaStream_t stream) {
+  BalancedArgs<I, T> w;
+  w.nnz = nnz;
+  w.chunk = balanced_chunk(nnz, a.n, sizeof(T), chunk_req, kBalancedWorkspaceBudget);
+  w.nchunks = (nnz + w.chunk - 1) / w.chunk;
+  w.row_map = row_map;
+  w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, tag, stream);
+  DeviceBuffer ws(
+      2 * static_cast<std::size_t>(w.nchunks) * static_cast<std::size_t>(a.n) * sizeof(T),
+      "nnz_balanced_seq partials");
+  w.ws_head = ws.template as<T>();
+  w.ws_tail = w.ws_head + w.nchunks * a.n;
+  launch_spmm_nnz_balanced_seq<S>(a, w, tile, stream);
+  SPINDLE_CUDA_CHECK_LAUNCH("spmm_nnz_balanced_seq");
+}  // ws is freed stream-ordered, after the kernels
+
+template <class S, class I, class VV, class T, class V, int VEC>
+void run_aspt_vec(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, const SpmmLaunch& l,
+                  cudaStream_t stream) {
+  const int G_lanes = seq_group_lanes(a.n, VEC, l.tile);
+  const std::int64_t panel_rows = aspt_panel_rows(G_lanes);
+  const AsptSlot<I, VV>& slot = cached_aspt<T, VV>(G, panel_rows, l.long_row, stream);
+  AsptArgs<I, VV> p = slot.view;
+  p.tile_slots = aspt_tile_slots<T>(static_cast<std::int64_t>(G_lanes) * VEC);
+  launch_spmm_aspt_panels<S, I, VV, T, VEC>(a, p, l.long_row, G_lanes, stream);
+  SPINDLE_CUDA_CHECK_LAUNCH("spmm_aspt_tiled");
+  if (slot.nlong > 0) {
+    SpmmArgs<I, VV, T> la = a;
+    la.rows = slot.nlong;
+    la.row_ptr = slot.long_ptr;
+    la.col_idx = slot.long_col;
+    la.vals = slot.long_val;
+    run_balanced<S>(la, slot.long_nnz, slot.long_rows, G,
+                    "aspt" + std::to_string(panel_rows) + "." + std::to_string(l.long_row), 0,
+                    l.tile, stream);
+  }
+}
+
+/// Enqueues the SpMM `plan` chose on `a` (the CSR of G: values as T or pattern).
+/// Cusparse runs only for plus_times (the planner refuses it otherwise).
+/// @throws Unsupported, OutOfMemory, DeviceError.
+template <class S, class I, class VV, class V>
+void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a,
+              const Graph<I, V>& G, cudaStream_t stream) {
+  using T = typename S::value_type;
+  const SpmmLaunch l = resolve_spmm_launch(plan, G.stats());
+  constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  switch (l.kernel) {
+    case MxmKernel::ParallelReduceVec:
+      launch_spmm_parallel_reduce_vec<S>(a, l.lanes, stream);
+      SPINDLE_CUDA_CHECK_LAUNCH("spmm_parallel_reduce_vec");
+      return;
+    case MxmKernel::RowCacheSeq:
+      launch_spmm_row_cache_seq<S>(a, l.tile, stream);
+      SPINDLE_CUDA_CHECK_LAUNCH("spmm_row_cache_seq");
+      return;
+    case MxmKernel::NnzBalancedSeq:
+      run_balanced<S>(a, static_cast<std::int64_t>(G.nnz()), static_cast<const I*>(nullptr), G,
+                      "csr", l.chunk, l.tile, stream);
+      return;
+    case MxmKernel::AsptTiled:
+      if (seq_vec_for(a) == kWide) {
+        run_aspt_vec<S, I, VV, T, V, kWide>(a, G, l, stream);
+      } else {
+        run_aspt_vec<S, I, VV, T, V, 1>(a, G, l, stream);
+      }
+      return;
+    case MxmKernel::Cusparse:
+      if constexpr (S::kind == SemiringKind::PlusTimes) {
+        const DeviceCsr<I, T> d = device_csr<T>(G);
+        const bool direct = a.epi.bias == nullptr && a.epi.act == UnaryOp::Identity &&
+                            (!a.epi.accum.enabled || a.epi.accum.op == BinaryOp::Plus);
+        if (direct) {
+          CusparseSpmm<I, T> op(d, a.b, a.ldb, a.c, a.ldc, a.n, a.epi.accum.enabled ? T(1) : T(0),
+                                CusparseSpmmAlg::Default);
+          if (!op.supported()) throw Unsupported("cuSPARSE SpMM refused these shapes");
+          op.run();
+        } else {  // cuSPARSE has no epilogue: product into a temporary, then the epilogue pass
+          DeviceBuffer t(static_cast<std::size_t>(a.rows * a.n) * sizeof(T), "mxm temporary");
+          CusparseSpmm<I, T> op(d, a.b, a.ldb, t.template as<T>(), a.n, a.n, T(0),
+                                CusparseSpmmAlg::Default);
+          if (!op.supported()) throw Unsupported("cuSPARSE SpMM refused these shapes");
+          op.run();
+          launch_epilogue_pass<T>(t.template as<T>(), a.rows, a.n, a.c, a.ldc, a.epi, stream);
+          SPINDLE_CUDA_CHECK_LAUNCH("epilogue_pass");
+        }
+        return;
+      } else {
+        throw Unsupported("mxm: cuSPARSE computes plus_times only");
+      }
+    case MxmKernel::Auto:
+    case MxmKernel::CpuRowBalanced:
+      break;
+  }
+  throw InvalidArgument(std::string("mxm: kernel ") + to_string(l.kernel) +
+                        " cannot run on the CUDA backend");
+}
+
+// ---- tuning ----------------------------------------------------------------------------------
+
+/// The candidates the tuner times for width N: every kernel that can run, with the parameter
+/// settings that change its behaviour most (column tiles for wide N).
+inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n) {
+  std::vector<Plan> c;
+  auto add = [&](MxmKernel k, int tile) {
+    Plan p = base;
+    p.mxm = k;
+    p.params = LaunchParams{};
+    p.params.block_threads = 256;
+    p.params.tile = tile;
+    p.forced = false;
+    c.push_back(p);
+  };
+  if (n <= 16) add(MxmKernel::ParallelReduceVec, 0);
+  for (MxmKernel k : {MxmKernel::RowCacheSeq, MxmKernel::NnzBalancedSeq, MxmKernel::AsptTiled}) {
+    if (k == MxmKernel::AsptTiled && n < 16) continue;
+    add(k, 0);
+    if (n > 32) add(k, 32);
+  }
+  return c;
+}
+
+/// Times every candidate once on the operands in `a` (a.c is overwritten: pass a scratch output
+/// and no accumulator) and returns them with their median times, the fastest first being
+/// marked tuned with a reason that lists every time. Nothing is cached here.
+template <class S, class I, class VV, class V>
+std::vector<std::pair<Plan, double>> time_spmm_candidates(
+    const Plan& planned, const SpmmArgs<I, VV, typename S::value_type>& a, const Graph<I, V>& G,
+    cudaStream_t stream, int reps) {
+  std::vector<std::pair<Plan, double>> out;
+  for (const Plan& p : spmm_tuning_candidates(planned, a.n)) {
+    out.emplace_back(p, median_ms([&] { run_spmm<S>(p, a, G, stream); }, stream, reps));
+  }
+  return out;
+}
+
+inline std::string spmm_label(const Plan& p) {
+  std::string s = to_string(p.mxm);
+  if (p.params.tile > 0) s += "/tile " + std::to_string(p.params.tile);
+  return s;
+}
+
+/// Times the candidates for `a` and returns the winner (tuned = true).
+template <class S, class I, class VV, class V>
+Plan tune_spmm(const Plan& planned, const SpmmArgs<I, VV, typename S::value_type>& a,
+               const Graph<I, V>& G, cudaStream_t stream, int reps = 3) {
+  return pick_tuned(time_spmm_candidates<S>(planned, a, G, stream, reps),
+                    "on this graph for N = " + std::to_string(a.n), &spmm_label);
+}
+
+}  // namespace spindle::detail::cuda

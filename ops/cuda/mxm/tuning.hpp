@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file tuning.hpp
+/// @brief Tuning mode of mxm / sddmm (the seeds' "profile offline" path): timing candidates with
+/// CUDA events and caching the winner on the graph, keyed by (op, width, semiring, value type,
+/// pattern or values). The CUDA entries run a cached winner instead of the planner's rule-based
+/// pick when no kernel is forced. Host code for CUDA builds (CUDA runtime API only).
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/src/cuda/cuda_check.hpp"
+#include "spindle/graph.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
+
+namespace spindle::detail::cuda {
+
+/// Tuned winners of mxm / sddmm cached on a graph, keyed by (op, width, semiring, value type,
+/// pattern or values): the CUDA entries run them instead of the planner's rule-based pick.
+struct TunedMxmSlot : ExtensionSlot {
+  std::mutex mutex;
+  std::map<std::string, Plan> plans;
+};
+
+inline std::string tuned_key(const char* op, std::int64_t width, SemiringKind s, ValueKind t,
+                             bool pattern) {
+  return std::string(op) + "/" + std::to_string(width) + "/" + to_string(s) + "/" + to_string(t) +
+         (pattern ? "/pattern" : "/values");
+}
+
+template <class I, class V>
+TunedMxmSlot& tuned_slot(const Graph<I, V>& G) {
+  return G.template extension<TunedMxmSlot>("cuda.mxm.tuned",
+                                            [] { return std::make_unique<TunedMxmSlot>(); });
+}
+
+template <class I, class V>
+std::optional<Plan> find_tuned(const Graph<I, V>& G, const std::string& key) {
+  TunedMxmSlot& slot = tuned_slot(G);
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  const auto it = slot.plans.find(key);
+  if (it == slot.plans.end()) return std::nullopt;
+  return it->second;
+}
+
+template <class I, class V>
+void store_tuned(const Graph<I, V>& G, const std::string& key, const Plan& p) {
+  TunedMxmSlot& slot = tuned_slot(G);
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  slot.plans[key] = p;
+}
+
+/// Median milliseconds of `reps` CUDA-event-timed calls of f after one untimed call (which
+/// builds cached partitions / reorderings).
+template <class F>
+double median_ms(F&& f, cudaStream_t stream, int reps) {
+  f();
+  cudaEvent_t e0 = nullptr;
+  cudaEvent_t e1 = nullptr;
+  SPINDLE_CUDA_CHECK(cudaEventCreate(&e0));
+  SPINDLE_CUDA_CHECK(cudaEventCreate(&e1));
+  std::vector<float> t;
+  for (int r = 0; r < reps; ++r) {
+    SPINDLE_CUDA_CHECK(cudaEventRecord(e0, stream));
+    f();
+    SPINDLE_CUDA_CHECK(cudaEventRecord(e1, stream));
+    SPINDLE_CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(t.begin(), t.end());
+  return static_cast<double>(t[t.size() / 2]);
+}
+
+/// The fastest of timed candidates as a tuned Plan whose reason lists every time.
+inline Plan pick_tuned(std::vector<std::pair<Plan, double>> timed, const std::string& what,
+                       std::string (*label)(const Plan&)) {
+  std::string report;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s%s %.3g ms", report.empty() ? "" : ", ",
+                  label(timed[i].first).c_str(), timed[i].second);
+    report += buf;
+    if (timed[i].second < timed[best].second) best = i;
+  }
+  Plan p = timed[best].first;
+  p.tuned = true;
+  p.forced = false;
+  p.reason = "tuned " + what + ": " + report;
+  return p;
+}
+
+}  // namespace spindle::detail::cuda

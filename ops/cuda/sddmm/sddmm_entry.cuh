@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file sddmm_entry.cuh
+/// @brief The CUDA backend entry of sddmm (backend.hpp's detail::cuda::sddmm). The output is a
+/// host std::vector aligned with S's entries: it is uploaded only when an accumulator reads it,
+/// and downloaded once at the end.
+
+#include <mutex>
+#include <vector>
+
+#include "engine/src/cuda/device_mirror.hpp"
+#include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/dense_util.cuh"
+#include "ops/cuda/mxm/mxm_fused.hpp"
+#include "ops/cuda/mxm/semiring_identity.hpp"
+#include "ops/cuda/sddmm/sddmm_run.cuh"
+#include "spindle/executor.hpp"
+
+namespace spindle::detail::cuda {
+
+template <class Sr, class I, class V>
+void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum accum,
+           const Graph<I, V>& S, const DenseMatrix<typename Sr::value_type>& X,
+           const DenseMatrix<typename Sr::value_type>& Y, bool transpose_b) {
+  using T = typename Sr::value_type;
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const std::int64_t nnz = S.nnz();
+  const T* x = device_in(X);
+  const T* y = device_in(Y);
+  std::int64_t ldy = Y.cols();
+  DeviceBuffer yt;
+  if (transpose_b) {  // op(Y) = Yᵀ: Y is K x cols(S)
+    yt = DeviceBuffer(static_cast<std::size_t>(Y.size()) * sizeof(T), "sddmm: Y transposed");
+    launch_transpose<T>(y, Y.rows(), Y.cols(), yt.as<T>(), ctx.stream);
+    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
+    y = yt.as<const T>();
+    ldy = Y.rows();
+  }
+  DeviceBuffer d_out(static_cast<std::size_t>(nnz) * sizeof(T), "sddmm output");
+  if (accum.enabled) {
+    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(d_out.get(), out.data(), d_out.bytes(),
+                                       cudaMemcpyHostToDevice, ctx.stream));
+  }
+  const DeviceCsr<I, Pattern> structure = device_pattern(S);
+  Plan use = plan;
+  if (!plan.forced) {
+    if (auto t = find_tuned(
+            S, tuned_key("sddmm", X.cols(), Sr::kind, value_kind_of<T>(), is_pattern_v<V>))) {
+      use = *t;
+      log_plan(use);
+    }
+  }
+  auto run = [&](const auto* vals) {
+    using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
+    SddmmArgs<I, VV, T> a;
+    a.nnz = nnz;
+    a.k = X.cols();
+    a.col_idx = structure.col_idx;
+    a.vals = vals;
+    a.x = x;
+    a.ldx = X.cols();
+    a.y = y;
+    a.ldy = ldy;
+    a.out = d_out.as<T>();
+    a.accum = accum;
+    a.identity = identity_of<Sr>();
+    run_sddmm<Sr>(use, a, structure, S, ctx.stream);
+  };
+  if constexpr (is_pattern_v<V>) {
+    run(static_cast<const Pattern*>(nullptr));
+  } else {
+    run(device_csr<T>(S).values);
+  }
+  SPINDLE_CUDA_CHECK(
+      cudaMemcpyAsync(out.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, ctx.stream));
+  ctx.synchronize();
+}
+
+template <class Sr, class I, class V>
+TuneResult tune_sddmm_impl(const Graph<I, V>& S, std::int64_t k, const TuneOptions& options) {
+  using T = typename Sr::value_type;
+  TuneResult r;
+  const std::string key = tuned_key("sddmm", k, Sr::kind, value_kind_of<T>(), is_pattern_v<V>);
+  if (auto p = find_tuned(S, key)) {
+    r.best = *p;
+    r.from_cache = true;
+    return r;
+  }
+  if (k < 1) throw InvalidArgument("tune_sddmm: the inner dimension K must be >= 1");
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  DeviceBuffer x(static_cast<std::size_t>(S.rows() * k) * sizeof(T), "tune_sddmm operand");
+  DeviceBuffer y(static_cast<std::size_t>(S.cols() * k) * sizeof(T), "tune_sddmm operand");
+  DeviceBuffer out(static_cast<std::size_t>(S.nnz()) * sizeof(T), "tune_sddmm output");
+  launch_fill_random<T>(x.as<T>(), S.rows() * k, 111, ctx.stream);
+  launch_fill_random<T>(y.as<T>(), S.cols() * k, 222, ctx.stream);
+  SPINDLE_CUDA_CHECK_LAUNCH("fill_random");
+  SddmmInfo info;
+  info.semiring = Sr::kind;
+  info.value = value_kind_of<T>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.k = k;
+  const Plan planned = plan_sddmm_cuda(S.stats(), info, device_caps(), Descriptor{});
+  const DeviceCsr<I, Pattern> structure = device_pattern(S);
+  const int reps = options.repetitions > 0 ? options.repetitions : 3;
+  auto run = [&](const auto* vals) {
+    using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
+    SddmmArgs<I, VV, T> a;
+    a.nnz = S.nnz();
+    a.k = k;
+    a.col_idx = structure.col_idx;
+    a.vals = vals;
+    a.x = x.as<const T>();
+    a.ldx = k;
+    a.y = y.as<const T>();
+    a.ldy = k;
+    a.out = out.as<T>();
+    a.identity = identity_of<Sr>();
+    for (SddmmKernel kk : {SddmmKernel::Vct, SddmmKernel::Iir, SddmmKernel::Wmt}) {
+      Plan p = planned;
+      p.sddmm = kk;
+      p.params = LaunchParams{};
+      r.candidates.emplace_back(
+          p, median_ms([&] { run_sddmm<Sr>(p, a, structure, S, ctx.stream); }, ctx.stream, reps));
+    }
+  };
+  if constexpr (is_pattern_v<V>) {
+    run(static_cast<const Pattern*>(nullptr));
+  } else {
+    run(device_csr<T>(S).values);
+  }
+  r.best = pick_tuned(r.candidates, "on this graph for K = " + std::to_string(k),
+                      [](const Plan& p) { return std::string(to_string(p.sddmm)); });
+  for (const auto& c : r.candidates) {
+    if (r.best_ms == 0.0 || c.second < r.best_ms) r.best_ms = c.second;
+  }
+  store_tuned(S, key, r.best);
+  return r;
+}
+
+}  // namespace spindle::detail::cuda
+
+namespace spindle {
+template <class Sr, class I, class V>
+TuneResult tune_sddmm(const Graph<I, V>& S, std::int64_t k, const TuneOptions& options) {
+  return detail::cuda::tune_sddmm_impl<Sr>(S, k, options);
+}
+}  // namespace spindle
+
+#define SPINDLE_INSTANTIATE_CUDA_SDDMM_(S, I, V)                                   \
+  template void spindle::detail::cuda::sddmm<S, I, V>(                             \
+      const ::spindle::Plan&, std::vector<S::value_type>&, ::spindle::Accum,       \
+      const ::spindle::Graph<I, V>&, const ::spindle::DenseMatrix<S::value_type>&, \
+      const ::spindle::DenseMatrix<S::value_type>&, bool);                         \
+  template ::spindle::TuneResult spindle::tune_sddmm<S, I, V>(                     \
+      const ::spindle::Graph<I, V>&, std::int64_t, const ::spindle::TuneOptions&);
