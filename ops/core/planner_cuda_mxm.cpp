@@ -91,8 +91,7 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   const double vb = static_cast<double>(value_bytes(info.value));
   const std::int64_t n = info.n;
   // The row-dominance test (see kSerialShare).
-  const double row_us = static_cast<double>(stats.max_row) / kSeqGathersInFlight *
-                        kGatherLatencyUs;
+  const double row_us = static_cast<double>(stats.max_row) / kSeqGathersInFlight * kGatherLatencyUs;
   const double total_us =
       static_cast<double>(stats.nnz) * (8.0 + vb * static_cast<double>(n)) / kGatherBytesPerUs;
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
@@ -105,8 +104,8 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   if (n <= kParallelReduceMaxN) {
     if (row_dominates || skewed) {
       p.mxm = MxmKernel::NnzBalancedSeq;
-      p.reason = "dgSPARSE: N = " + std::to_string(n) + " <= 4 but " + balance_why +
-                 ", nnz-balanced";
+      p.reason =
+          "dgSPARSE: N = " + std::to_string(n) + " <= 4 but " + balance_why + ", nnz-balanced";
     } else {
       p.mxm = MxmKernel::ParallelReduceVec;
       p.params.lanes_per_row = reduce_lanes(stats.avg_row);
@@ -123,16 +122,16 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
     if (n > kNarrowTile && caps.l2_bytes > 0 &&
         b_bytes > kTileWhenBOverL2 * static_cast<double>(caps.l2_bytes)) {
       p.params.tile = static_cast<int>(kNarrowTile);
-      p.reason += ", column tiles of " + std::to_string(kNarrowTile) + " (B " +
-                  fmt(b_bytes / 1e6) + " MB >> L2)";
+      p.reason += ", column tiles of " + std::to_string(kNarrowTile) + " (B " + fmt(b_bytes / 1e6) +
+                  " MB >> L2)";
     }
   }
   if (desc.mxm_kernel == MxmKernel::Auto) return p;
   return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
 }
 
-Plan plan_sddmm_cuda(const GraphStats& /*stats*/, const SddmmInfo& info,
-                     const DeviceCaps& /*caps*/, const Descriptor& desc) {
+Plan plan_sddmm_cuda(const GraphStats& /*stats*/, const SddmmInfo& info, const DeviceCaps& /*caps*/,
+                     const Descriptor& desc) {
   Plan p = base(OpKind::Sddmm);
   if (info.k <= kIirMaxK) {
     p.sddmm = SddmmKernel::Iir;

@@ -8,6 +8,7 @@
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/semiring.hpp"
+#include "spindle/vector.hpp"
 
 namespace spindle {
 
@@ -29,6 +30,33 @@ template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, S s, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc = {}) {
   mxm(C, Accum::none(), s, A, B, desc);
+}
+
+/// What happens to each finished element t = (A ⊕.⊗ B)(i, n) before the accumulator: the GCN
+/// layer epilogue t = act(t + bias(n)). Fused into the SpMM on the CUDA backend (no extra pass
+/// over C); the CPU backend runs mxm, then add_row_bias.
+template <class T>
+struct MxmEpilogue {
+  const Vector<T>* bias = nullptr;  ///< N entries, all present; nullptr: no bias
+  UnaryOp act = UnaryOp::Identity;  ///< applied after the bias (Relu between GCN layers)
+  T act_scalar = T(0);              ///< the bound scalar of act, where it takes one
+};
+
+/// C = accum(C, act(A ⊕.⊗ B + bias)), bias broadcast over the rows. Shapes, accumulator and
+/// degenerate cases as mxm above (a row of A with no entries gives act(identity + bias)).
+/// @throws as mxm; DimensionMismatch when the bias does not have N entries; InvalidArgument
+///         when it has absent entries.
+template <class S, class I, class V>
+void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I, V>& A,
+         const DenseMatrix<typename S::value_type>& B,
+         const MxmEpilogue<typename S::value_type>& epilogue, const Descriptor& desc = {});
+
+/// Shorthand without an accumulator.
+template <class S, class I, class V>
+void mxm(DenseMatrix<typename S::value_type>& C, S s, const Graph<I, V>& A,
+         const DenseMatrix<typename S::value_type>& B,
+         const MxmEpilogue<typename S::value_type>& epilogue, const Descriptor& desc = {}) {
+  mxm(C, Accum::none(), s, A, B, epilogue, desc);
 }
 
 template <class S, class I, class V>

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// Public mxm with a fused epilogue (bias + activation, the GCN layer; spindle/ops/mxm.hpp).
+// CUDA: the epilogue runs inside the SpMM kernels' stores (ops/cuda/mxm/mxm_fused.hpp), so C is
+// written once. CPU, and degenerate shapes everywhere: composed from mxm, add_row_bias / apply
+// and the accumulator, which is the definition the fused path must match.
+#include <string>
+
+#include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/mxm_fused.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/detail/prologue.hpp"
+#include "spindle/ops/mxm.hpp"
+
+namespace spindle {
+
+template <class S, class I, class V>
+void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I, V>& A,
+         const DenseMatrix<typename S::value_type>& B,
+         const MxmEpilogue<typename S::value_type>& epilogue, const Descriptor& desc) {
+  using T = typename S::value_type;
+  if (epilogue.bias == nullptr && epilogue.act == UnaryOp::Identity) {
+    mxm(C, accum, s, A, B, desc);
+    return;
+  }
+  const std::int64_t m = desc.transpose_a ? A.cols() : A.rows();
+  const std::int64_t n = desc.transpose_b ? B.rows() : B.cols();
+  if (epilogue.bias != nullptr) {
+    detail::check_dim("mxm", "the epilogue's bias", epilogue.bias->size(), "entries",
+                      "the width N of B", n);
+    if (!epilogue.bias->is_full()) {
+      throw InvalidArgument("mxm: the epilogue's bias has absent entries; every one of its " +
+                            std::to_string(n) + " entries must be present");
+    }
+  }
+  const Unary<T> act = Unary<T>::make(epilogue.act, epilogue.act_scalar);
+  const Device device = resolve_device(desc.device);
+  if (device == Device::Cuda && m > 0 && n > 0 && A.nnz() > 0) {
+    if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
+    detail::MxmInfo info;
+    info.semiring = S::kind;
+    info.value = value_kind_of<T>();
+    info.matrix_value = value_kind_of<V>();
+    info.index = index_kind_of<I>();
+    info.n = n;
+    info.accum = accum.enabled;
+    info.transpose_a = desc.transpose_a;
+    info.transpose_b = desc.transpose_b;
+    const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
+    Plan plan = detail::plan_mxm(stats, info, device, device_caps(), desc);
+    if (plan.device == Device::Cuda) {
+      plan.reason += " + fused bias/activation epilogue";
+      log_plan(plan);
+      detail::cuda::mxm_fused<S>(plan, C, accum, A, B, epilogue.bias, act, desc.transpose_a,
+                                 desc.transpose_b);
+      return;
+    }
+  }
+  // Composed: t = A ⊕.⊗ B, then act(t + bias), then C = accum(C, t).
+  auto finish = [&](DenseMatrix<T>& t) {
+    if (epilogue.bias != nullptr) {
+      add_row_bias(t, *epilogue.bias, act, desc);
+    } else {
+      apply(t, Accum::none(), act, t, desc);
+    }
+  };
+  if (!accum.enabled) {
+    mxm(C, Accum::none(), s, A, B, desc);
+    finish(C);
+    return;
+  }
+  if (C.rows() != m || C.cols() != n) {
+    throw DimensionMismatch("mxm: C is " + std::to_string(C.rows()) + " x " +
+                            std::to_string(C.cols()) + " but the product is " + std::to_string(m) +
+                            " x " + std::to_string(n) +
+                            " (an accumulator needs C already of that shape)");
+  }
+  DenseMatrix<T> t;
+  mxm(t, Accum::none(), s, A, B, desc);
+  finish(t);
+  apply(C, accum, Unary<T>{}, t, desc);
+}
+
+#define SPINDLE_INSTANTIATE_MXM_EPILOGUE_(S, I, V)                                                 \
+  template void mxm<S, I, V>(DenseMatrix<S::value_type>&, Accum, S, const Graph<I, V>&,            \
+                             const DenseMatrix<S::value_type>&, const MxmEpilogue<S::value_type>&, \
+                             const Descriptor&);
+SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXM_EPILOGUE_)
+
+}  // namespace spindle

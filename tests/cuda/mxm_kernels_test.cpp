@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+// GPU SpMM: every kernel variant (forced through the Plan, as the descriptor forces it), with its
+// launch-parameter corners, against the naive oracle of mxm_test_util.hpp on shapes that stress
+// it. Skipped without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda/mxm_test_util.hpp"
+#include "ops/core/backend.hpp"
+#include "ops/cuda/mxm/mxm_fused.hpp"
+#include "spindle/vector.hpp"
+
+namespace spindle::test {
+namespace {
+
+struct KernelCase {
+  MxmKernel kernel;
+  LaunchParams params;
+  std::string name;
+};
+
+LaunchParams lp(int lanes, std::int64_t items, int tile) {
+  LaunchParams p;
+  p.lanes_per_row = lanes;
+  p.items_per_worker = items;
+  p.tile = tile;
+  return p;
+}
+
+/// Every kernel, plus the parameter corners that change its code path: few lanes per row, a
+/// narrow column tile, tiny nnz chunks (many rows cross chunks, long rows cross many), an ASpT
+/// long-row limit so low that both the panel kernel and the long-row pass run.
+std::vector<KernelCase> kernel_cases(bool plus_times) {
+  std::vector<KernelCase> k = {
+      {MxmKernel::ParallelReduceVec, lp(32, 0, 0), "parallel_reduce_vec/32 lanes"},
+      {MxmKernel::ParallelReduceVec, lp(4, 0, 0), "parallel_reduce_vec/4 lanes"},
+      {MxmKernel::RowCacheSeq, lp(0, 0, 0), "row_cache_seq"},
+      {MxmKernel::RowCacheSeq, lp(0, 0, 8), "row_cache_seq/tile 8"},
+      {MxmKernel::NnzBalancedSeq, lp(0, 0, 0), "nnz_balanced_seq"},
+      {MxmKernel::NnzBalancedSeq, lp(0, 32, 0), "nnz_balanced_seq/chunk 32"},
+      {MxmKernel::NnzBalancedSeq, lp(0, 7, 16), "nnz_balanced_seq/chunk 7 tile 16"},
+      {MxmKernel::AsptTiled, lp(0, 0, 0), "aspt_tiled"},
+      {MxmKernel::AsptTiled, lp(0, 16, 32), "aspt_tiled/long row 16 tile 32"},
+  };
+  if (plus_times) k.push_back({MxmKernel::Cusparse, lp(0, 0, 0), "cusparse"});
+  return k;
+}
+
+Plan plan_for(const KernelCase& kc) {
+  Plan p;
+  p.op = OpKind::Mxm;
+  p.device = Device::Cuda;
+  p.mxm = kc.kernel;
+  p.params = kc.params;
+  p.forced = true;
+  return p;
+}
+
+Csr transpose_csr(const Csr& m) {
+  Csr t;
+  t.rows = m.cols;
+  t.cols = m.rows;
+  std::vector<std::int64_t> count(static_cast<std::size_t>(m.cols) + 1, 0);
+  for (auto j : m.ci) ++count[static_cast<std::size_t>(j) + 1];
+  for (std::int64_t j = 0; j < m.cols; ++j) count[j + 1] += count[j];
+  t.rp = count;
+  t.ci.resize(m.ci.size());
+  t.val.resize(m.val.size());
+  for (std::int64_t i = 0; i < m.rows; ++i) {
+    for (std::int64_t e = m.rp[i]; e < m.rp[i + 1]; ++e) {
+      const auto pos = count[static_cast<std::size_t>(m.ci[e])]++;
+      t.ci[pos] = i;
+      t.val[pos] = m.val[e];
+    }
+  }
+  return t;
+}
+
+template <class T>
+DenseMatrix<T> transposed(const DenseMatrix<T>& d) {
+  DenseMatrix<T> t(d.cols(), d.rows());
+  for (std::int64_t i = 0; i < d.rows(); ++i) {
+    for (std::int64_t j = 0; j < d.cols(); ++j) t(j, i) = d(i, j);
+  }
+  return t;
+}
+
+struct Options {
+  Accum accum{};
+  bool bias = false;
+  UnaryOp act = UnaryOp::Identity;
+  bool transpose_a = false;
+  bool transpose_b = false;
+};
+
+/// Runs every case of `cases` on (m, N) and compares with the oracle (computed once).
+template <class S, class I, class V>
+void check_cases(const Csr& m, std::int64_t n, const std::vector<KernelCase>& cases,
+                 std::uint64_t seed, const Options& o = {}) {
+  using T = typename S::value_type;
+  const Graph<I, V> A = to_graph<I, V>(m);
+  const Csr op_a = o.transpose_a ? transpose_csr(m) : m;
+  const DenseMatrix<T> B = random_dense<T>(op_a.cols, n, seed);
+  const DenseMatrix<T> B_arg = o.transpose_b ? transposed(B) : B;
+  std::vector<T> bias_h;
+  Vector<T> bias_v(n);
+  for (std::int64_t c = 0; c < n; ++c) {
+    bias_h.push_back(static_cast<T>((static_cast<double>((seed + 7 * c) % 9) - 4.0) / 4.0));
+    bias_v[c] = bias_h.back();
+  }
+  const DenseMatrix<T> C0 = random_dense<T>(op_a.rows, n, seed + 1);
+  DenseMatrix<T> expect = C0;
+  ref_spmm<T>(S::kind, op_a, is_pattern_v<V>, B, o.bias ? &bias_h : nullptr, o.act, o.accum,
+              expect);
+  for (const KernelCase& kc : cases) {
+    SCOPED_TRACE(kc.name + ", N = " + std::to_string(n));
+    DenseMatrix<T> C = C0;
+    if (!o.accum.enabled) {  // poison: every element must be written
+      for (std::int64_t e = 0; e < C.size(); ++e) C.data()[e] = std::numeric_limits<T>::quiet_NaN();
+    }
+    detail::cuda::mxm_fused<S>(plan_for(kc), C, o.accum, A, B_arg, o.bias ? &bias_v : nullptr,
+                               Unary<T>::make(o.act), o.transpose_a, o.transpose_b);
+    const DenseMatrix<T>& Cr = C;  // const read: one download
+    const std::int64_t bad = first_mismatch(Cr.data(), expect.data(), expect.size());
+    if (bad >= 0) {
+      ADD_FAILURE() << "first mismatch at row " << bad / n << ", column " << bad % n << ": got "
+                    << Cr.data()[bad] << ", expected " << expect.data()[bad];
+    }
+  }
+}
+
+const Shape kAllShapes[] = {Shape::PowerLaw, Shape::DenseRow5000, Shape::MostlyEmpty,
+                            Shape::Uniform,  Shape::LongRows,     Shape::Tiny};
+const std::int64_t kWidths[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 100, 128, 256};
+
+TEST(MxmCuda, EveryKernelMatchesOracleOnEveryShapeAndWidthPlusTimesFloat) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const auto cases = kernel_cases(true);
+  std::uint64_t seed = 100;
+  for (Shape s : kAllShapes) {
+    SCOPED_TRACE(shape_name(s));
+    const Csr m = make_shape(s, seed++);
+    for (std::int64_t n : kWidths) {
+      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
+    }
+  }
+}
+
+template <class S>
+void every_kernel_for_semiring(std::uint64_t seed) {
+  SCOPED_TRACE(to_string(S::kind));
+  const auto cases = kernel_cases(S::kind == SemiringKind::PlusTimes);
+  const Csr m = make_shape(Shape::PowerLaw, seed);
+  const Csr d = make_shape(Shape::DenseRow5000, seed + 1);
+  for (std::int64_t n : {1, 5, 33}) {
+    check_cases<S, std::int32_t, float>(m, n, cases, seed + 10 + n);
+    check_cases<S, std::int32_t, float>(d, n, cases, seed + 20 + n);
+  }
+}
+
+TEST(MxmCuda, EveryKernelMatchesOracleForEveryBuiltinSemiring) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  every_kernel_for_semiring<semiring::plus_times<float>>(1);
+  every_kernel_for_semiring<semiring::min_plus<float>>(2);
+  every_kernel_for_semiring<semiring::max_plus<float>>(3);
+  every_kernel_for_semiring<semiring::max_times<float>>(4);
+  every_kernel_for_semiring<semiring::min_times<float>>(5);
+  every_kernel_for_semiring<semiring::plus_min<float>>(6);
+  every_kernel_for_semiring<semiring::lor_land<float>>(7);
+  every_kernel_for_semiring<semiring::any_pair<float>>(8);
+  every_kernel_for_semiring<semiring::plus_pair<float>>(9);
+  every_kernel_for_semiring<semiring::max_min<float>>(10);
+}
+
+TEST(MxmCuda, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const Csr m = make_shape(Shape::PowerLaw, 31);
+  const Csr l = make_shape(Shape::LongRows, 32);
+  for (std::int64_t n : {3, 100}) {
+    check_cases<semiring::plus_times<float>, std::int64_t, float>(m, n, kernel_cases(true), 40 + n);
+    check_cases<semiring::plus_times<float>, std::int64_t, Pattern>(m, n, kernel_cases(true),
+                                                                    50 + n);
+    check_cases<semiring::plus_times<double>, std::int64_t, double>(l, n, kernel_cases(true),
+                                                                    60 + n);
+    check_cases<semiring::plus_times<double>, std::int32_t, float>(m, n, kernel_cases(true),
+                                                                   70 + n);
+    check_cases<semiring::max_plus<double>, std::int32_t, Pattern>(l, n, kernel_cases(false),
+                                                                   80 + n);
+    check_cases<semiring::min_plus<float>, std::int64_t, double>(m, n, kernel_cases(false), 90 + n);
+  }
+}
+
+TEST(MxmCuda, FusedBiasReluEpilogueAndAccumulatorsMatchOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const Csr m = make_shape(Shape::PowerLaw, 5);
+  Options o;
+  o.bias = true;
+  o.act = UnaryOp::Relu;
+  for (std::int64_t n : {1, 5, 32, 33, 128}) {
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, kernel_cases(true), 7 + n,
+                                                                  o);
+  }
+  for (BinaryOp op : {BinaryOp::Plus, BinaryOp::Max, BinaryOp::Min}) {
+    Options a;
+    a.accum = Accum::with(op);
+    a.bias = op == BinaryOp::Max;
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 33, kernel_cases(true), 3, a);
+    check_cases<semiring::max_plus<float>, std::int32_t, float>(m, 4, kernel_cases(false), 4, a);
+  }
+}
+
+TEST(MxmCuda, TransposedOperandsMatchOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const Csr m = make_shape(Shape::PowerLaw, 77);
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      Options o;
+      o.transpose_a = ta;
+      o.transpose_b = tb;
+      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 33, kernel_cases(true), 9,
+                                                                    o);
+      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 4, kernel_cases(true), 10,
+                                                                    o);
+    }
+  }
+}
+
+TEST(MxmCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  // Inexact values (sums round), so a different combination order would show.
+  Csr m = make_shape(Shape::DenseRow5000, 3);
+  for (std::size_t e = 0; e < m.val.size(); ++e)
+    m.val[e] = 1.0 / (3.0 + static_cast<double>(e % 7));
+  const Graph<std::int32_t, float> A = to_graph<std::int32_t, float>(m);
+  DenseMatrix<float> B(m.cols, 33);
+  for (std::int64_t e = 0; e < B.size(); ++e)
+    B.data()[e] = 1.0f / (1.0f + static_cast<float>(e % 13));
+  for (const auto& kc : kernel_cases(false)) {
+    SCOPED_TRACE(kc.name);
+    DenseMatrix<float> C1(m.rows, 33);
+    DenseMatrix<float> C2(m.rows, 33);
+    detail::cuda::mxm<semiring::plus_times<float>>(plan_for(kc), C1, Accum{}, A, B, false, false);
+    detail::cuda::mxm<semiring::plus_times<float>>(plan_for(kc), C2, Accum{}, A, B, false, false);
+    const DenseMatrix<float>& r1 = C1;
+    const DenseMatrix<float>& r2 = C2;
+    EXPECT_EQ(
+        0, std::memcmp(r1.data(), r2.data(), sizeof(float) * static_cast<std::size_t>(r1.size())));
+  }
+}
+
+}  // namespace
+}  // namespace spindle::test

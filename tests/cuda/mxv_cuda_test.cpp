@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every CUDA mxv kernel (forced, with launch parameters at the edges of their ranges) against the
+// CPU backend, over the built-in semirings, value types, index types, masks / accumulators /
+// replace, and the graph shapes that stress each kernel. CUDA outputs are poisoned before each
+// run, so an entry a kernel forgets to write shows up as a wrong value.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda_test_util.hpp"
+#include "ops/core/backend.hpp"
+#include "spindle/ops/mxv.hpp"
+
+namespace spindle {
+namespace {
+
+using cuda_test::Family;
+using cuda_test::make_graph;
+using cuda_test::random_vector;
+
+struct KernelCase {
+  MxvKernel kernel;
+  LaunchParams params;
+  std::string name;
+};
+
+KernelCase kc(MxvKernel k, std::int64_t items = 0, int lanes = 0) {
+  KernelCase c{k, {}, to_string(k)};
+  c.params.items_per_worker = items;
+  c.params.lanes_per_row = lanes;
+  if (items) c.name += "/" + std::to_string(items);
+  if (lanes) c.name += "/" + std::to_string(lanes);
+  return c;
+}
+
+// The kernels, with launch parameters at the edges of their ranges.
+std::vector<KernelCase> all_kernels() {
+  return {kc(MxvKernel::RowPerThread),
+          kc(MxvKernel::SubwarpPerRow, 0, 2),
+          kc(MxvKernel::SubwarpPerRow, 0, 8),
+          kc(MxvKernel::SubwarpPerRow, 0, 32),
+          kc(MxvKernel::NnzSplitSegmented, 32),
+          kc(MxvKernel::NnzSplitSegmented, 256),
+          kc(MxvKernel::NnzSplitSegmented, 2048),
+          kc(MxvKernel::MergePath, 1),
+          kc(MxvKernel::MergePath, 7),
+          kc(MxvKernel::MergePath, 16)};
+}
+
+// One representative per kernel (for the wide semiring x type sweep).
+std::vector<KernelCase> one_per_kernel() {
+  return {kc(MxvKernel::RowPerThread), kc(MxvKernel::SubwarpPerRow, 0, 4),
+          kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 5)};
+}
+
+Plan plan_of(const KernelCase& k, OpKind op) {
+  Plan p;
+  p.op = op;
+  p.device = Device::Cuda;
+  p.mxv = k.kernel;
+  p.params = k.params;
+  p.forced = true;
+  return p;
+}
+
+// w<mask> = accum(w, A ⊕.⊗ u) (or u ⊕.⊗ A) on the CPU backend, and with kernel `k` on CUDA.
+template <class S, class I, class V>
+::testing::AssertionResult cuda_matches_cpu(const Graph<I, V>& A, const KernelCase& k,
+                                            const Vector<typename S::value_type>& u,
+                                            const Vector<typename S::value_type>& w0,
+                                            const Mask& mask = Mask{}, Accum accum = Accum::none(),
+                                            bool replace = false, bool vxm = false,
+                                            bool transpose_a = false) {
+  using T = typename S::value_type;
+  Descriptor cpu;
+  cpu.on(Device::Cpu).with_replace(replace).with_transpose_a(transpose_a);
+  Vector<T> want = w0, got = w0;
+  if (vxm) {
+    spindle::vxm(want, mask, accum, S{}, u, A, cpu);
+  } else {
+    spindle::mxv(want, mask, accum, S{}, A, u, cpu);
+  }
+  {
+    cuda_test::PoisonOutputs poison;
+    if (vxm) {
+      detail::cuda::vxm<S>(plan_of(k, OpKind::Vxm), got, mask, accum, u, A, transpose_a, replace);
+    } else {
+      detail::cuda::mxv<S>(plan_of(k, OpKind::Mxv), got, mask, accum, A, u, transpose_a, replace);
+    }
+  }
+  auto r = cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind));
+  if (!r) {
+    r << " [kernel " << k.name << ", semiring " << to_string(S::kind) << ", T "
+      << to_string(value_kind_of<T>()) << ", V " << to_string(value_kind_of<V>()) << ", I "
+      << to_string(index_kind_of<I>()) << "]";
+  }
+  return r;
+}
+
+// Every kernel case on one family, plus_times and min_plus over float.
+template <class I>
+void check_family(Family f, std::int64_t n, std::int64_t cols, std::uint64_t seed) {
+  const auto A = make_graph<I, float>(f, n, cols, seed);
+  const auto u = random_vector<float>(cols, 0.0, seed + 1);
+  const auto w0 = Vector<float>(n, 0.0f);
+  for (const KernelCase& k : all_kernels()) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, w0)))
+        << cuda_test::family_name(f);
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, w0)))
+        << cuda_test::family_name(f);
+  }
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnPowerLawRows) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::PowerLaw, 3001, 2777, 11);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnOneRowLongerThanABlock) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::DenseRow, 6007, 6007, 12);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnLongRunsOfEmptyRows) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::EmptyRuns, 4099, 1999, 13);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnRowsLongerThanAWarp) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::LongRows, 1237, 977, 14);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuWhenOneRowSpansManyChunks) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::HugeRow, 20011, 19997, 15);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnEvenRows) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int32_t>(Family::Uniform, 2053, 2053, 16);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuWithInt64Indices) {
+  SPINDLE_REQUIRE_CUDA();
+  check_family<std::int64_t>(Family::PowerLaw, 3001, 2777, 17);
+  check_family<std::int64_t>(Family::EmptyRuns, 4099, 1999, 18);
+}
+
+TEST(MxvCuda, EveryKernelMatchesCpuOnOneByOne) {
+  SPINDLE_REQUIRE_CUDA();
+  const Graph<std::int32_t, float> A(1, 1, {0, 1}, {0}, {2.5f});
+  const Vector<float> u(1, 4.0f), w0(1, 0.0f);
+  for (const KernelCase& k : all_kernels()) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, w0)));
+  }
+}
+
+// All ten built-in semirings x T {float, double} x V {float, double, pattern} x I, one
+// representative per kernel, on power-law rows with absent inputs.
+template <class T, class I, class V>
+void sweep_semirings(std::uint64_t seed) {
+  const auto A = make_graph<I, V>(Family::PowerLaw, 1031, 1009, seed);
+  const auto u_full = random_vector<T>(1009, 0.0, seed + 1);
+  const auto u_sparse = random_vector<T>(1009, 0.3, seed + 2);
+  const Vector<T> w0(1031, T(0));
+  for (const KernelCase& k : one_per_kernel()) {
+    for (SemiringKind s : kBuiltinSemirings) {
+      visit_semiring<T>(s, [&](auto sr) {
+        using S = decltype(sr);
+        EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u_full, w0)));
+        EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u_sparse, w0)));
+      });
+    }
+  }
+}
+
+TEST(MxvCuda, EverySemiringValueTypeAndIndexTypeMatchesCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  sweep_semirings<float, std::int32_t, float>(21);
+  sweep_semirings<float, std::int32_t, double>(22);
+  sweep_semirings<float, std::int32_t, Pattern>(23);
+  sweep_semirings<double, std::int32_t, double>(24);
+  sweep_semirings<double, std::int32_t, float>(25);
+  sweep_semirings<double, std::int64_t, Pattern>(26);
+  sweep_semirings<float, std::int64_t, float>(27);
+}
+
+// Masks (value / structural, complemented or not, several element types), accumulators and
+// replace, with inputs and outputs that have absent entries.
+template <class M>
+void check_masks(const Vector<M>& mvec) {
+  const auto A = make_graph<std::int32_t, float>(Family::PowerLaw, 2003, 2003, 31);
+  const auto u = random_vector<float>(2003, 0.2, 32);
+  const auto w0 = random_vector<float>(2003, 0.4, 33);
+  const std::vector<Mask> masks = {Mask::value(mvec), Mask::value(mvec, true),
+                                   Mask::structural(mvec), Mask::structural(mvec, true)};
+  const std::vector<Accum> accums = {Accum::none(), Accum::plus(), Accum::min(),
+                                     Accum::with(BinaryOp::Second)};
+  for (const KernelCase& k : one_per_kernel()) {
+    for (const Mask& m : masks) {
+      for (const Accum& acc : accums) {
+        for (bool replace : {false, true}) {
+          EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, w0, m, acc, replace)))
+              << "accum " << acc.enabled << " replace " << replace;
+          EXPECT_TRUE((cuda_matches_cpu<semiring::any_pair<float>>(A, k, u, w0, m, acc, replace)));
+          EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, w0, m, acc, replace)));
+        }
+      }
+    }
+    // No mask with an accumulator, and no mask with replace (a no-op).
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, w0, Mask{}, Accum::plus())));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::max_min<float>>(A, k, u, w0, Mask{}, Accum::none(), true)));
+  }
+}
+
+TEST(MxvCuda, MasksAccumulatorsAndReplaceMatchCpuForEveryKernel) {
+  SPINDLE_REQUIRE_CUDA();
+  check_masks(random_vector<std::int32_t>(2003, 0.3, 41));  // value mask with zeros below
+  auto m8 = random_vector<std::uint8_t>(2003, 0.5, 42);
+  for (std::int64_t i = 0; i < 2003; i += 7) m8[i] = 0;
+  check_masks(m8);
+  check_masks(random_vector<double>(2003, 0.0, 43));
+}
+
+TEST(MxvCuda, VxmAndTransposedMxvMatchCpuForEveryKernel) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, double>(Family::PowerLaw, 1503, 1201, 51);
+  const auto u_rows = random_vector<double>(1503, 0.1, 52);
+  const auto u_cols = random_vector<double>(1201, 0.1, 53);
+  for (const KernelCase& k : one_per_kernel()) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<double>>(
+        A, k, u_rows, Vector<double>(1201, 0.0), Mask{}, Accum::none(), false, true)));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<double>>(
+        A, k, u_cols, Vector<double>(1503, 0.0), Mask{}, Accum::none(), false, true, true)));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<double>>(
+        A, k, u_rows, Vector<double>(1201, 0.0), Mask{}, Accum::none(), false, false, true)));
+  }
+}
+
+TEST(MxvCuda, CusparseMatchesCpuForPlusTimes) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, float>(Family::PowerLaw, 3001, 2777, 61);
+  const auto B = make_graph<std::int64_t, double>(Family::EmptyRuns, 4099, 1999, 62);
+  for (int alg : {0, 2}) {
+    KernelCase k = kc(MxvKernel::Cusparse);
+    k.params.tile = alg;  // 2 selects CUSPARSE_SPMV_CSR_ALG2
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+        A, k, random_vector<float>(2777, 0.0, 63), Vector<float>(3001, 0.0f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<double>>(
+        B, k, random_vector<double>(1999, 0.0, 64), Vector<double>(4099, 0.0))));
+  }
+}
+
+TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, float>(Family::HugeRow, 20011, 19997, 71);
+  const auto u = random_vector<float>(19997, 0.0, 72);
+  for (const KernelCase& k : {kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 3)}) {
+    Vector<float> first;
+    for (int run = 0; run < 5; ++run) {
+      Vector<float> w(20011, 0.0f);
+      detail::cuda::mxv<semiring::plus_times<float>>(plan_of(k, OpKind::Mxv), w, Mask{},
+                                                     Accum::none(), A, u, false, false);
+      w.sync_to_host();
+      if (run == 0) {
+        first = w;
+        continue;
+      }
+      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
+    }
+  }
+}
+
+TEST(MxvCuda, PublicEntryWithForcedKernelsAndDegenerateShapesMatchesCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  const std::vector<Graph<std::int32_t, float>> graphs = {
+      Graph<std::int32_t, float>(),
+      make_graph<std::int32_t, float>(Family::NoEntries, 517, 311, 81),
+      make_graph<std::int32_t, float>(Family::PowerLaw, 999, 311, 82)};
+  for (const auto& A : graphs) {
+    for (MxvKernel k : {MxvKernel::Auto, MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow,
+                        MxvKernel::NnzSplitSegmented, MxvKernel::MergePath, MxvKernel::Cusparse}) {
+      const auto u = random_vector<float>(A.cols(), 0.0, 83);
+      Vector<float> want, got(A.rows(), -7.0f);
+      mxv(want, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+          Descriptor().on(Device::Cpu));
+      mxv(got, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+          Descriptor().on(Device::Cuda).force(k));
+      EXPECT_TRUE(cuda_test::same_result(got, want, false)) << to_string(k);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace spindle

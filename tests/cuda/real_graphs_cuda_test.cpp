@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every CUDA mxv kernel against the CPU backend on the real graphs of the shared data folder
+// (plus_times, min_plus and any_pair; int32 and int64; weighted and pattern).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cuda_test_util.hpp"
+#include "ops/core/backend.hpp"
+#include "spindle/loaders/load_graph.hpp"
+#include "spindle/ops/mxv.hpp"
+
+namespace spindle {
+namespace {
+
+const char* const kGraphs[] = {"1138_bus.mtx",  "bcsstk13.mtx",      "cryg2500.mtx",
+                               "jagmesh7.mtx",  "lp_afiro.mtx",      "west0067.mtx",
+                               "karate.mtx",    "chesapeake.mtx",    "cugraph_dolphins.mtx",
+                               "as20graph.txt", "email-Eu-core.csv", "C-elegans-frontal.txt"};
+
+template <class S, class I, class V>
+void check_graph(const Graph<I, V>& A, const std::string& name) {
+  using T = typename S::value_type;
+  const auto u = cuda_test::random_vector<T>(A.cols(), 0.0, 5);
+  Vector<T> want;
+  mxv(want, Mask{}, Accum::none(), S{}, A, u, Descriptor().on(Device::Cpu));
+  for (MxvKernel k : {MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow,
+                      MxvKernel::NnzSplitSegmented, MxvKernel::MergePath}) {
+    Vector<T> got(A.rows(), T(-3));
+    {
+      cuda_test::PoisonOutputs poison;
+      mxv(got, Mask{}, Accum::none(), S{}, A, u, Descriptor().on(Device::Cuda).force(k));
+    }
+    EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind)))
+        << name << " kernel " << to_string(k) << " semiring " << to_string(S::kind);
+  }
+}
+
+template <class I, class V>
+void check_all(const std::string& dir) {
+  for (const char* f : kGraphs) {
+    const std::string path = dir + "/" + f;
+    if (!std::filesystem::exists(path)) continue;
+    Graph<I, V> A;
+    try {
+      A = load_graph<I, V>(path).graph;
+    } catch (const std::exception& e) {
+      // The loaders have their own tests; a file they refuse is not this test's subject.
+      std::fprintf(stderr, "skipping %s: %s\n", f, e.what());
+      continue;
+    }
+    check_graph<semiring::plus_times<float>>(A, f);
+    check_graph<semiring::min_plus<double>>(A, f);
+    check_graph<semiring::any_pair<float>>(A, f);
+  }
+}
+
+TEST(MxvCudaRealGraphs, EveryKernelMatchesCpuOnTheDataFolderGraphs) {
+  SPINDLE_REQUIRE_CUDA();
+  const std::string dir = std::string(SPINDLE_DATA_DIR) + "/graphs";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no data folder at " << dir;
+  check_all<std::int32_t, float>(dir);
+  check_all<std::int64_t, Pattern>(dir);
+}
+
+}  // namespace
+}  // namespace spindle

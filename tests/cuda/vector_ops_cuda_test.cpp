@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA element-wise, assignment and reduction operations against the CPU backend, with
+// absent entries, masks, accumulators and replace; scalar reductions deterministic run to run.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cuda_test_util.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/assign.hpp"
+#include "spindle/ops/ewise.hpp"
+#include "spindle/ops/reduce.hpp"
+
+namespace spindle {
+namespace {
+
+const Descriptor kCpu = Descriptor().on(Device::Cpu);
+
+template <class T>
+std::vector<Mask> masks_of(const Vector<T>& m) {
+  return {Mask{}, Mask::value(m), Mask::value(m, true), Mask::structural(m),
+          Mask::structural(m, true)};
+}
+
+// Runs op(w, desc) on the CPU and on CUDA from the same starting w and compares.
+template <class T, class Op>
+void expect_same(const Vector<T>& w0, Op op, const char* what, bool exact = true) {
+  Vector<T> want = w0, got = w0;
+  op(want, kCpu);
+  op(got, Descriptor().on(Device::Cuda));
+  EXPECT_TRUE(cuda_test::same_result(got, want, exact)) << what;
+}
+
+template <class T>
+void check_vector_ops() {
+  const std::int64_t n = 10007;
+  const auto u = cuda_test::random_vector<T>(n, 0.3, 1);
+  const auto v = cuda_test::random_vector<T>(n, 0.5, 2);
+  const auto full = cuda_test::random_vector<T>(n, 0.0, 3);
+  const auto mvec = cuda_test::random_vector<std::int32_t>(n, 0.3, 4);
+  for (const Vector<T>* w0 : {&full, &v}) {
+    for (const Mask& m : masks_of(mvec)) {
+      for (Accum acc : {Accum::none(), Accum::plus()}) {
+        for (bool rep : {false, true}) {
+          auto d = [&](Descriptor x) { return x.with_replace(rep); };
+          expect_same(
+              *w0,
+              [&](Vector<T>& w, Descriptor x) {
+                ewise_add(w, m, acc, BinaryOp::Times, u, v, d(x));
+              },
+              "ewise_add");
+          expect_same(
+              *w0,
+              [&](Vector<T>& w, Descriptor x) {
+                ewise_mult(w, m, acc, BinaryOp::Min, u, full, d(x));
+              },
+              "ewise_mult");
+          expect_same(
+              *w0,
+              [&](Vector<T>& w, Descriptor x) { apply(w, m, acc, Unary<T>::plus(T(3)), u, d(x)); },
+              "apply");
+          expect_same(
+              *w0, [&](Vector<T>& w, Descriptor x) { assign(w, m, acc, T(7), d(x)); },
+              "assign scalar");
+          expect_same(
+              *w0, [&](Vector<T>& w, Descriptor x) { assign(w, m, acc, u, d(x)); },
+              "assign vector");
+          expect_same(
+              *w0,
+              [&](Vector<T>& w, Descriptor x) {
+                assign(w, m, acc, T(2), std::vector<std::int64_t>{5, 9, 5, n - 1}, d(x));
+              },
+              "assign scalar to a list");
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorOpsCuda, ElementWiseAndAssignMatchCpuWithMasksAccumAndReplace) {
+  SPINDLE_REQUIRE_CUDA();
+  check_vector_ops<float>();
+  check_vector_ops<double>();
+  check_vector_ops<std::int32_t>();
+  check_vector_ops<std::int64_t>();
+}
+
+TEST(VectorOpsCuda, ReductionsMatchCpuAndAreBitIdenticalRunToRun) {
+  SPINDLE_REQUIRE_CUDA();
+  for (std::int64_t n : {1, 4095, 8192, 100003}) {
+    const auto u = cuda_test::random_vector<double>(n, 0.2, 10 + n);
+    const auto f = cuda_test::random_vector<float>(n, 0.0, 20 + n);
+    const auto g = cuda_test::random_vector<float>(n, 0.4, 30 + n);
+    for (MonoidKind m : {MonoidKind::Plus, MonoidKind::Min, MonoidKind::Max, MonoidKind::Any,
+                         MonoidKind::LOr, MonoidKind::LAnd, MonoidKind::Times}) {
+      const double want = reduce(m, u, kCpu);
+      const double got = reduce(m, u, Descriptor().on(Device::Cuda));
+      if (m == MonoidKind::Plus || m == MonoidKind::Times) {
+        EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::fabs(want))) << n;
+      } else {
+        EXPECT_EQ(got, want) << "monoid " << static_cast<int>(m) << " n " << n;
+      }
+    }
+    const float l1c = l1_distance(f, g, kCpu);
+    const float l1g = l1_distance(f, g, Descriptor().on(Device::Cuda));
+    EXPECT_NEAR(l1g, l1c, 1e-4f * std::max(1.0f, l1c));
+    for (int run = 0; run < 3; ++run) {
+      EXPECT_EQ(l1_distance(f, g, Descriptor().on(Device::Cuda)), l1g);
+      EXPECT_EQ(reduce(MonoidKind::Plus, f, Descriptor().on(Device::Cuda)),
+                reduce(MonoidKind::Plus, f, Descriptor().on(Device::Cuda)));
+    }
+  }
+}
+
+TEST(VectorOpsCuda, RowReductionsMatchCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A =
+      cuda_test::make_graph<std::int32_t, float>(cuda_test::Family::EmptyRuns, 4099, 1999, 40);
+  const auto P =
+      cuda_test::make_graph<std::int64_t, Pattern>(cuda_test::Family::PowerLaw, 3001, 2777, 41);
+  const auto mvec = cuda_test::random_vector<std::uint8_t>(4099, 0.3, 42);
+  for (MonoidKind m : {MonoidKind::Plus, MonoidKind::Max}) {
+    for (bool tr : {false, true}) {
+      auto d = [&](Descriptor x) { return x.with_transpose_a(tr); };
+      const std::int64_t n = tr ? A.cols() : A.rows();
+      expect_same(
+          Vector<double>(n, 0.0),
+          [&](Vector<double>& w, Descriptor x) {
+            reduce_rows(w, Mask{}, Accum::none(), m, A, d(x));
+          },
+          "reduce_rows");
+      expect_same(
+          Vector<float>(tr ? P.cols() : P.rows(), 0.0f),
+          [&](Vector<float>& w, Descriptor x) {
+            reduce_rows(w, Mask{}, Accum::none(), m, P, d(x));
+          },
+          "reduce_rows pattern");
+    }
+    expect_same(
+        Vector<double>(4099, 1.0),
+        [&](Vector<double>& w, Descriptor x) {
+          reduce_rows(w, Mask::value(mvec), Accum::plus(), m, A, x.with_replace(true));
+        },
+        "reduce_rows masked");
+  }
+}
+
+}  // namespace
+}  // namespace spindle
