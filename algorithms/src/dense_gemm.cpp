@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ops/cuda/gemm/gemm.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 
@@ -88,7 +89,10 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, D
                             " x " + std::to_string(B.cols()));
   }
   if (resolve_device(device) == Device::Cuda) {
-    throw Unsupported("gemm: the CUDA dense product (cuBLAS) is not available in this build");
+    // cuBLAS (ops/cuda/gemm); the result stays on the device. CPU builds: a stub that throws.
+    if (C.rows() != A.rows() || C.cols() != B.cols()) C = DenseMatrix<T>(A.rows(), B.cols());
+    detail::cuda::gemm(C, A, B);
+    return;
   }
   const std::int64_t m = A.rows(), n = B.cols(), k = A.cols();
   if (C.rows() != m || C.cols() != n) C = DenseMatrix<T>(m, n);

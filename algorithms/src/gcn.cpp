@@ -57,7 +57,8 @@ bool gcn_aggregate_first(std::int64_t in_width, std::int64_t out_width, GcnOrder
       break;
   }
   // Both orders cost the same GEMM (n·in·out); the SpMM costs nnz·width of the side it runs on.
-  return in_width <= out_width;
+  // On a tie, transforming first lets the SpMM's epilogue apply the bias and activation.
+  return in_width < out_width;
 }
 
 template <class T, class I, class V>
@@ -71,8 +72,9 @@ Graph<I, T> gcn_normalize(const Graph<I, V>& A, const GcnOptions& options) {
 }
 
 template <class T, class I>
-DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMatrix<T>& X,
-                                        const GcnModel<T>& model, const GcnOptions& options) {
+const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMatrix<T>& X,
+                                               const GcnModel<T>& model, GcnWorkspace<T>& ws,
+                                               const GcnOptions& options) {
   detail::require_square(A_hat, "gcn");
   check_model_shapes(model.weights.size(), model.biases.size());
   if (X.rows() != A_hat.rows()) {
@@ -82,12 +84,11 @@ DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMat
   const Descriptor desc =
       detail::algorithm_descriptor(options.device, MxvKernel::Auto, options.mxm_kernel);
   const semiring::plus_times<T> plus_times{};
-
-  DenseMatrix<T> H;  // current layer input (X for layer 0, read through `in`)
+  const std::size_t layers = model.weights.size();
+  ws.tmp.resize(layers);
+  ws.out.resize(layers);
   const DenseMatrix<T>* in = &X;
-  DenseMatrix<T> tmp;
-  DenseMatrix<T> out;
-  for (std::size_t l = 0; l < model.weights.size(); ++l) {
+  for (std::size_t l = 0; l < layers; ++l) {
     const DenseMatrix<T>& W = model.weights[l];
     const Vector<T>& b = model.biases[l];
     if (W.rows() != in->cols()) {
@@ -100,19 +101,33 @@ DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMat
                               std::to_string(W.cols()) + " outputs but a bias of size " +
                               std::to_string(b.size()));
     }
+    const bool last = l + 1 == layers;
+    const Unary<T> act = Unary<T>::make(last ? UnaryOp::Identity : UnaryOp::Relu);
+    DenseMatrix<T>& tmp = ws.tmp[l];
+    DenseMatrix<T>& out = ws.out[l];
     if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
       mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
       gemm(out, tmp, W, desc.device);          // (Â H) W
+      add_row_bias(out, b, act, desc);
     } else {
-      gemm(tmp, *in, W, desc.device);          // H W
-      mxm(out, plus_times, A_hat, tmp, desc);  // Â (H W)
+      gemm(tmp, *in, W, desc.device);  // H W
+      // Â (H W), with the bias and activation applied as the SpMM stores each row.
+      MxmEpilogue<T> epilogue;
+      epilogue.bias = &b;
+      epilogue.act = act.op;
+      mxm(out, plus_times, A_hat, tmp, epilogue, desc);
     }
-    const bool last = l + 1 == model.weights.size();
-    add_row_bias(out, b, Unary<T>::make(last ? UnaryOp::Identity : UnaryOp::Relu), desc);
-    std::swap(H, out);
-    in = &H;
+    in = &out;
   }
-  return H;
+  return ws.out.back();
+}
+
+template <class T, class I>
+DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMatrix<T>& X,
+                                        const GcnModel<T>& model, const GcnOptions& options) {
+  GcnWorkspace<T> ws;
+  gcn_inference_normalized(A_hat, X, model, ws, options);
+  return std::move(ws.out.back());
 }
 
 template <class T, class I, class V>
@@ -165,9 +180,12 @@ DenseMatrix<T> random_features(std::int64_t rows, std::int64_t cols, std::uint64
 SPINDLE_ALG_INSTANTIATE_TIV(SPINDLE_GCN_INST)
 #undef SPINDLE_GCN_INST
 
-#define SPINDLE_GCN_NORM_INST(T, I)                       \
-  template DenseMatrix<T> gcn_inference_normalized<T, I>( \
-      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, const GcnOptions&);
+#define SPINDLE_GCN_NORM_INST(T, I)                                                        \
+  template DenseMatrix<T> gcn_inference_normalized<T, I>(                                  \
+      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, const GcnOptions&);   \
+  template const DenseMatrix<T>& gcn_inference_normalized<T, I>(                           \
+      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, GcnWorkspace<T>&, \
+      const GcnOptions&);
 SPINDLE_GCN_NORM_INST(float, std::int32_t)
 SPINDLE_GCN_NORM_INST(float, std::int64_t)
 SPINDLE_GCN_NORM_INST(double, std::int32_t)
