@@ -55,7 +55,8 @@ class Vector {
   std::int64_t size() const noexcept { return static_cast<std::int64_t>(values_.size()); }
   /// True when every entry is present (no bitmap).
   bool is_full() const {
-    sync_();
+    // Answered from the device copy's state when that is newer: no download.
+    if (dev_ && detail::mirror_device_newer(*dev_)) return detail::mirror_device_full(*dev_);
     return present_.empty();
   }
   bool present(std::int64_t i) const {

@@ -18,6 +18,8 @@ Counters& counters() {
   return c;
 }
 
+std::atomic<bool> g_poison{false};
+
 }  // namespace
 
 TransferStats transfer_stats() noexcept {
@@ -33,6 +35,10 @@ TransferStats transfer_stats() noexcept {
   return s;
 }
 
+namespace debug {
+void poison_device_outputs(bool on) noexcept { g_poison.store(on); }
+}  // namespace debug
+
 void reset_transfer_stats() noexcept {
   Counters& c = counters();
   for (auto* a : {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes, &c.scalar_reads,
@@ -47,6 +53,11 @@ void DeviceMirrorDeleter::operator()(DeviceMirror* m) const noexcept { delete m;
 
 bool mirror_device_newer(const DeviceMirror& m) noexcept {
   return m.state.load(std::memory_order_acquire) == Residency::Device;
+}
+
+bool mirror_device_full(const DeviceMirror& m) noexcept {
+  std::lock_guard<std::mutex> lock(const_cast<DeviceMirror&>(m).mutex);
+  return m.device_full;
 }
 
 Residency mirror_residency(const DeviceMirror& m) noexcept {
@@ -206,11 +217,19 @@ DeviceOut device_output(DeviceMirrorPtr& slot, const HostArrays& host, bool keep
   DeviceOut out;
   out.old_full = keep_old ? m.device_full : true;
   out.values = m.values.get();
+  const bool poison = !keep_old && g_poison.load() && m.n > 0;
+  if (poison) {
+    SPINDLE_CUDA_CHECK(cudaMemsetAsync(m.values.get(), 0xFF, static_cast<std::size_t>(m.n) * m.elem,
+                                       context().stream));
+  }
   if (may_be_sparse || !out.old_full) {
     ensure_presence(m);
     if (keep_old && m.device_full && m.n > 0) {
       SPINDLE_CUDA_CHECK(
           cudaMemsetAsync(m.presence.get(), 1, static_cast<std::size_t>(m.n), context().stream));
+    } else if (poison) {
+      SPINDLE_CUDA_CHECK(
+          cudaMemsetAsync(m.presence.get(), 0x5A, static_cast<std::size_t>(m.n), context().stream));
     }
     out.presence = m.presence.as<std::uint8_t>();
   }

@@ -8,6 +8,9 @@ namespace spindle {
 
 TransferStats transfer_stats() noexcept { return {}; }
 void reset_transfer_stats() noexcept {}
+namespace debug {
+void poison_device_outputs(bool) noexcept {}
+}  // namespace debug
 
 namespace detail {
 
@@ -15,6 +18,7 @@ struct DeviceMirror {};
 
 void DeviceMirrorDeleter::operator()(DeviceMirror* m) const noexcept { delete m; }
 bool mirror_device_newer(const DeviceMirror&) noexcept { return false; }
+bool mirror_device_full(const DeviceMirror&) noexcept { return true; }
 Residency mirror_residency(const DeviceMirror&) noexcept { return Residency::Host; }
 void mirror_sync_host(DeviceMirror&, const HostArrays&) {}
 void mirror_host_written(DeviceMirror&) noexcept {}

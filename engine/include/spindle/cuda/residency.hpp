@@ -54,6 +54,13 @@ TransferStats transfer_stats() noexcept;
 /// Resets the counters to zero.
 void reset_transfer_stats() noexcept;
 
+namespace debug {
+/// Test hook: while on, every device output that does not keep its old content is filled with
+/// 0xFF bytes (NaN for floats) and its presence bytes with 0x5A before the kernel runs, so a
+/// kernel that skips an entry shows up as a wrong value. No effect without CUDA.
+void poison_device_outputs(bool on) noexcept;
+}  // namespace debug
+
 namespace detail {
 
 /// Device copy of a container; defined in engine/src/cuda (stubbed in CPU builds).
@@ -75,6 +82,8 @@ struct HostArrays {
 
 /// True when the device copy is newer than the host arrays. Thread-safe.
 bool mirror_device_newer(const DeviceMirror& m) noexcept;
+/// True when the device copy has every entry present (meaningful when it is current).
+bool mirror_device_full(const DeviceMirror& m) noexcept;
 /// Residency of a container that has mirror `m`.
 Residency mirror_residency(const DeviceMirror& m) noexcept;
 /// Downloads the device copy into `host` when it is newer (blocking, counted). Thread-safe and

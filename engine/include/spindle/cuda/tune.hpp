@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file tune.hpp
+/// @brief Tuning mode for mxv on CUDA (the seeds' "profile offline" path): time the candidate
+/// kernels once for a graph and keep the winner. Plain C++; in a build without CUDA the entry
+/// throws Unsupported.
+///
+/// After tune_mxv<S>(A), every CUDA mxv over A's rows with semiring kind S::kind and value type
+/// T that has no mask, no accumulator and a full input (the PageRank / SpMV case) and no kernel
+/// forced by the descriptor runs the winner instead of the planner's rule-based pick; with
+/// SPINDLE_LOG=plan that run logs "(tuned)". For vxm over A, tune A.transpose() (vxm pulls over
+/// the transpose's rows). The winner lives in memory with the graph and, with a plan-cache file,
+/// on disk keyed by a fingerprint of the graph and the device, so later processes skip timing.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spindle/graph.hpp"
+#include "spindle/plan.hpp"
+
+namespace spindle {
+
+struct TuneOptions {
+  /// Timed runs per candidate (the median is compared), after two warm-up runs.
+  int repetitions = 7;
+  /// A text file of winners keyed by fingerprint ("" = memory only). Read before timing; the
+  /// new winner is added to it atomically (written to a temporary file, then renamed).
+  std::string plan_cache;
+};
+
+struct TuneResult {
+  Plan best;                ///< the winner (best.tuned = true)
+  double best_ms = 0.0;     ///< its median time (0 when it came from a cache)
+  bool from_cache = false;  ///< found in memory or in the plan-cache file: nothing was timed
+  std::string fingerprint;  ///< n, nnz, sampled structure hash, types, semiring, device
+  /// Every candidate with its median milliseconds (empty when from_cache).
+  std::vector<std::pair<Plan, double>> candidates;
+};
+
+/// Times the CUDA mxv candidates (each kernel over a range of launch parameters) for
+/// w = A ⊕.⊗ u with semiring S and caches the winner on A (see the file comment).
+/// @throws Unsupported without CUDA or a device; DeviceError / OutOfMemory from the runs;
+///         InvalidArgument when the plan-cache file exists but cannot be parsed.
+template <class S, class I, class V>
+TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options = {});
+
+/// The fingerprint tune_mxv uses for (A, S) on the current device.
+template <class S, class I, class V>
+std::string mxv_fingerprint(const Graph<I, V>& A);
+
+}  // namespace spindle

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file mxv_entry.cuh
+/// @brief The CUDA backend's mxv / vxm (declared in ops/core/backend.hpp): device residency of
+/// the operands, the output's presence bookkeeping, and the switch from plan.mxv to one kernel
+/// variant (one .cuh each). Included by the per-type instantiation files ops/cuda/mxv_*.cu.
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "engine/src/cuda/device_mirror.hpp"
+#include "engine/src/cuda/graph_device.hpp"
+#include "ops/core/backend.hpp"
+#include "ops/cuda/cusparse/spmv.hpp"
+#include "ops/cuda/mxv/merge_path.cuh"
+#include "ops/cuda/mxv/nnz_split_segmented.cuh"
+#include "ops/cuda/mxv/partition.hpp"
+#include "ops/cuda/mxv/row_per_thread.cuh"
+#include "ops/cuda/mxv/subwarp_per_row.cuh"
+#include "ops/cuda/mxv/tuned.hpp"
+
+namespace spindle::detail::cuda {
+
+/// Default launch parameters when the plan leaves them at 0.
+inline constexpr int kDefaultLanes = 8;
+inline constexpr std::int64_t kDefaultChunk = 1024;  // entries per warp (nnz_split)
+inline constexpr int kDefaultMergeItems = 8;         // items per thread (merge_path)
+inline constexpr int kMaxMergeItems = 16;            // shared memory bound (merge_path.cuh)
+
+/// vxm multiplies mul(u(i), A(i,j)): for user semirings run the kernels with the operands
+/// swapped. Every built-in multiply is commutative, so built-ins use S itself (no extra
+/// instantiations).
+template <class S>
+struct SwappedMul : S {
+  using T = typename S::value_type;
+  SPINDLE_HD static constexpr T mul(T a, T b) { return S::mul(b, a); }
+};
+template <class S>
+using PullSemiring = std::conditional_t<S::kind == SemiringKind::Custom, SwappedMul<S>, S>;
+
+/// Writes presence = (row has entries) after cuSPARSE, which writes 0 for empty rows.
+template <class I>
+void launch_row_presence(const I* row_ptr, std::int64_t rows, std::uint8_t* present,
+                         cudaStream_t stream);
+
+/// Logs (SPINDLE_LOG=plan) that `plan` could not run as planned and what runs instead.
+void log_mxv_fallback(const Plan& plan, MxvKernel instead, const std::string& why);
+
+/// Launches the kernel the plan names over device graph `d` (rows of M give the outputs).
+template <class S, bool kGeneral, class T, class I, class VV, class G>
+void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const MxvArgs<T, I, VV>& a,
+                       cudaStream_t stream) {
+  Context& ctx = context();
+  const LaunchParams& p = plan.params;
+  switch (kernel) {
+    case MxvKernel::RowPerThread:
+      launch_row_per_thread<S, kGeneral>(a, p.block_threads, stream);
+      break;
+    case MxvKernel::SubwarpPerRow:
+      launch_subwarp_per_row<S, kGeneral>(a, p.lanes_per_row > 0 ? p.lanes_per_row : kDefaultLanes,
+                                          p.block_threads, stream);
+      break;
+    case MxvKernel::NnzSplitSegmented: {
+      std::int64_t chunk = p.items_per_worker > 0 ? p.items_per_worker : kDefaultChunk;
+      chunk = (chunk + 31) / 32 * 32;
+      const NnzSplitPartition part = nnz_split_partition(M, chunk);
+      void* ws = ctx.scratch(ChunkPartials<T>::bytes(part.chunks));
+      launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
+      break;
+    }
+    default: {  // MergePath
+      int k = p.items_per_worker > 0 ? static_cast<int>(p.items_per_worker) : kDefaultMergeItems;
+      k = k > kMaxMergeItems ? kMaxMergeItems : k;
+      const MergePathPartition part = merge_path_partition(M, k);
+      void* ws = ctx.scratch(ChunkPartials<T>::bytes(part.tiles));
+      launch_merge_path<S, kGeneral>(a, k, part.tiles, part.tile_x, part.tile_y, ws, stream);
+      break;
+    }
+  }
+  SPINDLE_CUDA_CHECK_LAUNCH(to_string(kernel));
+}
+
+/// The kernel that will really run for `plan` (declines fall back to merge_path).
+inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_t nnz,
+                                 std::string& why) {
+  switch (plan.mxv) {
+    case MxvKernel::RowPerThread:
+    case MxvKernel::SubwarpPerRow:
+    case MxvKernel::MergePath:
+      return plan.mxv;
+    case MxvKernel::NnzSplitSegmented:
+      if (nnz > 0) return plan.mxv;
+      why = "no stored entries to split";
+      return MxvKernel::MergePath;
+    case MxvKernel::Cusparse:
+      if (cusparse_ok) return plan.mxv;
+      why = "cuSPARSE runs plus_times without mask, accumulator or absent inputs only";
+      return MxvKernel::MergePath;
+    case MxvKernel::SellP:
+      why = "sell_p is not implemented in this build";
+      return MxvKernel::MergePath;
+    case MxvKernel::PushScatter:
+      why =
+          "push_scatter is not implemented (vxm pulls over the cached transpose: atomics would "
+          "make float plus non-deterministic)";
+      return MxvKernel::MergePath;
+    default:
+      why = std::string(to_string(plan.mxv)) + " is not a CUDA kernel";
+      return MxvKernel::MergePath;
+  }
+}
+
+/// w<mask> = accum(w, M ⊕.⊗ u) over the rows of M (A, or A^T for transposed calls and vxm).
+template <class S, class T, class I, class V>
+void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, const Graph<I, V>& M,
+              const Vector<T>& u, bool replace) {
+  static_assert(std::is_same_v<typename S::value_type, T>);
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const GraphStats& st = M.stats();
+  if (st.rows == 0) return;
+  // Semirings whose multiply ignores A's value read the pattern only: half the bytes.
+  constexpr bool kPair = S::kind == SemiringKind::AnyPair || S::kind == SemiringKind::PlusPair;
+  constexpr bool kPattern = is_pattern_v<V> || kPair;
+  using VV = std::conditional_t<kPattern, Pattern, T>;
+
+  const VecIn<T> uin = device_in(u);
+  const bool u_full = uin.presence == nullptr;
+  const DeviceMask dm = device_mask(mask);
+  const bool no_mask = dm.none && !dm.complement;
+  const bool general = !(no_mask && !accum.enabled && u_full);
+  const bool t_full = u_full && st.empty_rows == 0;  // every output row has a term
+  const bool keep_old = accum.enabled || (!no_mask && !replace);
+  const bool may_be_sparse = no_mask ? !t_full : true;
+  const VecOut<T> wout = device_out(w, keep_old, may_be_sparse);
+  const bool old_full = wout.old_full;
+  const bool full = no_mask ? (accum.enabled ? (old_full || t_full) : t_full)
+                            : (!replace && old_full && (accum.enabled || t_full));
+
+  MxvArgs<T, I, VV> a;
+  if constexpr (kPattern) {
+    a.A = device_pattern(M);
+  } else {
+    a.A = device_csr<T>(M);
+  }
+  a.u = uin.values;
+  a.u_present = uin.presence;
+  a.identity = S::identity();
+  a.terminal = S::terminal();
+  a.out.w = wout.values;
+  a.out.present = wout.presence;
+  a.out.mask = dm;
+  a.out.accum = accum;
+  a.out.replace = replace;
+  a.out.identity = a.identity;
+
+  // A winner of tuning mode (spindle/cuda/tune.hpp) replaces the rule-based pick.
+  Plan chosen = plan;
+  if (!plan.forced && !plan.tuned && !general) {
+    if (auto tuned = tuned_mxv_plan(M, S::kind, value_kind_of<T>())) {
+      chosen = *tuned;
+      chosen.op = plan.op;
+      log_plan(chosen);
+    }
+  }
+  const bool cusparse_ok = S::kind == SemiringKind::PlusTimes && !general;
+  std::string why;
+  const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, st.nnz, why);
+  if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
+  const cudaStream_t stream = ctx.stream;
+  if (kernel == MxvKernel::Cusparse) {
+    if constexpr (S::kind == SemiringKind::PlusTimes) {
+      const DeviceCsr<I, T> dv = device_csr<T>(M);
+      // For cuSPARSE, params.tile picks the algorithm: 2 = CSR_ALG2, else ALG_DEFAULT.
+      CusparseSpmv<T, I> spmv(
+          dv, a.u, a.out.w, chosen.params.tile == 2 ? CusparseAlg::CsrAlg2 : CusparseAlg::Default);
+      spmv.run();
+      if (a.out.present != nullptr) launch_row_presence(dv.row_ptr, dv.rows, a.out.present, stream);
+    }
+  } else if (general) {
+    launch_mxv_kernel<S, true>(chosen, kernel, M, a, stream);
+  } else {
+    launch_mxv_kernel<S, false>(chosen, kernel, M, a, stream);
+  }
+  mark_written(w, full);
+}
+
+template <class S, class I, class V>
+void mxv(const Plan& plan, Vector<typename S::value_type>& w, const Mask& mask, Accum accum,
+         const Graph<I, V>& A, const Vector<typename S::value_type>& u, bool transpose_a,
+         bool replace) {
+  run_pull<S>(plan, w, mask, accum, transpose_a ? A.transpose() : A, u, replace);
+}
+
+template <class S, class I, class V>
+void vxm(const Plan& plan, Vector<typename S::value_type>& w, const Mask& mask, Accum accum,
+         const Vector<typename S::value_type>& u, const Graph<I, V>& A, bool transpose_a,
+         bool replace) {
+  // u ⊕.⊗ A is a pull over the rows of A^T (cached on the host, uploaded once).
+  run_pull<PullSemiring<S>>(plan, w, mask, accum, transpose_a ? A : A.transpose(), u, replace);
+}
+
+}  // namespace spindle::detail::cuda
+
+/// Instantiates the backend's mxv and vxm for one (S, I, V).
+#define SPINDLE_CUDA_MXV_INSTANTIATE(S, I, V)                                                     \
+  template void spindle::detail::cuda::mxv<S, I, V>(                                              \
+      const ::spindle::Plan&, ::spindle::Vector<typename S::value_type>&, const ::spindle::Mask&, \
+      ::spindle::Accum, const ::spindle::Graph<I, V>&,                                            \
+      const ::spindle::Vector<typename S::value_type>&, bool, bool);                              \
+  template void spindle::detail::cuda::vxm<S, I, V>(                                              \
+      const ::spindle::Plan&, ::spindle::Vector<typename S::value_type>&, const ::spindle::Mask&, \
+      ::spindle::Accum, const ::spindle::Vector<typename S::value_type>&,                         \
+      const ::spindle::Graph<I, V>&, bool, bool);

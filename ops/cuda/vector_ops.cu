@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// CUDA backend: element-wise vector and dense-matrix operations (backend.hpp). Results stay on
+// the device (spindle/cuda/residency.hpp).
+#include <mutex>
+
+#include "engine/src/cuda/device_mirror.hpp"
+#include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
+#include "ops/cuda/vector/indexwise.cuh"
+
+namespace spindle::detail::cuda {
+namespace {
+
+unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>((n + 255) / 256); }
+
+// Runs an index-wise operation: t_full says whether t(i) exists for every i.
+template <class T>
+void run_indexwise(Vector<T>& w, const Mask& mask, Accum accum, bool replace, IndexwiseArgs<T> a,
+                   bool t_full) {
+  Context& ctx = context();
+  const DeviceMask dm = device_mask(mask);
+  const bool no_mask = dm.none && !dm.complement;
+  const bool general = !no_mask || accum.enabled;
+  const bool keep_old = accum.enabled || (!no_mask && !replace);
+  const VecOut<T> out = device_out(w, keep_old, no_mask ? !t_full : true);
+  const bool full = no_mask ? (accum.enabled ? (out.old_full || t_full) : t_full)
+                            : (!replace && out.old_full && (accum.enabled || t_full));
+  a.n = w.size();
+  a.out.w = out.values;
+  a.out.present = out.presence;
+  a.out.mask = dm;
+  a.out.accum = accum;
+  a.out.replace = replace;
+  a.out.identity = T{};
+  if (general) {
+    indexwise_kernel<true><<<blocks_for(a.n), 256, 0, ctx.stream>>>(a);
+  } else {
+    indexwise_kernel<false><<<blocks_for(a.n), 256, 0, ctx.stream>>>(a);
+  }
+  SPINDLE_CUDA_CHECK_LAUNCH("indexwise_kernel");
+  mark_written(w, full);
+}
+
+}  // namespace
+
+template <class T>
+void ewise_add(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const Vector<T>& u,
+               const Vector<T>& v, bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::EwiseAdd;
+  const VecIn<T> du = device_in(u), dv = device_in(v);
+  a.u = du.values;
+  a.up = du.presence;
+  a.v = dv.values;
+  a.vp = dv.presence;
+  a.op = op;
+  run_indexwise(w, mask, accum, replace, a, du.presence == nullptr || dv.presence == nullptr);
+}
+
+template <class T>
+void ewise_mult(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const Vector<T>& u,
+                const Vector<T>& v, bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::EwiseMult;
+  const VecIn<T> du = device_in(u), dv = device_in(v);
+  a.u = du.values;
+  a.up = du.presence;
+  a.v = dv.values;
+  a.vp = dv.presence;
+  a.op = op;
+  run_indexwise(w, mask, accum, replace, a, du.presence == nullptr && dv.presence == nullptr);
+}
+
+template <class T>
+void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vector<T>& u,
+           bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::Apply;
+  const VecIn<T> du = device_in(u);
+  a.u = du.values;
+  a.up = du.presence;
+  a.unary = op.op;
+  a.scalar = op.scalar;
+  run_indexwise(w, mask, accum, replace, a, du.presence == nullptr);
+}
+
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::AssignScalar;
+  a.scalar = s;
+  run_indexwise(w, mask, accum, replace, a, true);
+}
+
+template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::AssignVector;
+  const VecIn<T> du = device_in(u);
+  a.u = du.values;
+  a.up = du.presence;
+  run_indexwise(w, mask, accum, replace, a, du.presence == nullptr);
+}
+
+template <class T>
+void ewise(DenseMatrix<T>& C, Accum accum, BinaryOp op, const DenseMatrix<T>& A,
+           const DenseMatrix<T>& B) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const T* a = device_in(A);
+  const T* b = device_in(B);
+  T* c = device_out(C, accum.enabled);
+  dense_elementwise_kernel<<<blocks_for(C.size()), 256, 0, ctx.stream>>>(
+      c, a, b, C.size(), op, UnaryOp::Identity, T{}, accum);
+  SPINDLE_CUDA_CHECK_LAUNCH("dense_elementwise_kernel");
+  mark_written(C);
+}
+
+template <class T>
+void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const T* a = device_in(A);
+  T* c = device_out(C, accum.enabled);
+  dense_elementwise_kernel<T><<<blocks_for(C.size()), 256, 0, ctx.stream>>>(
+      c, a, nullptr, C.size(), BinaryOp::First, op.op, op.scalar, accum);
+  SPINDLE_CUDA_CHECK_LAUNCH("dense_elementwise_kernel");
+  mark_written(C);
+}
+
+template <class T>
+void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const VecIn<T> b = device_in(bias);
+  T* c = device_out(C, true);
+  add_row_bias_kernel<<<blocks_for(C.size()), 256, 0, ctx.stream>>>(c, C.rows(), C.cols(), b.values,
+                                                                    b.presence, op.op, op.scalar);
+  SPINDLE_CUDA_CHECK_LAUNCH("add_row_bias_kernel");
+  mark_written(C);
+}
+
+#define SPINDLE_CUDA_VECTOR_OPS_(T)                                                         \
+  template void ewise_add<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,    \
+                             const Vector<T>&, bool);                                       \
+  template void ewise_mult<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,   \
+                              const Vector<T>&, bool);                                      \
+  template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, bool); \
+  template void assign<T>(Vector<T>&, const Mask&, Accum, T, bool);                         \
+  template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);
+SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_CUDA_VECTOR_OPS_)
+
+#define SPINDLE_CUDA_DENSE_OPS_(T)                                                 \
+  template void ewise<T>(DenseMatrix<T>&, Accum, BinaryOp, const DenseMatrix<T>&,  \
+                         const DenseMatrix<T>&);                                   \
+  template void apply<T>(DenseMatrix<T>&, Accum, Unary<T>, const DenseMatrix<T>&); \
+  template void add_row_bias<T>(DenseMatrix<T>&, const Vector<T>&, Unary<T>);
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_CUDA_DENSE_OPS_)
+
+}  // namespace spindle::detail::cuda
