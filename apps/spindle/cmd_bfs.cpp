@@ -54,9 +54,8 @@ int cmd_bfs(const std::vector<std::string>& args) {
   opt.device = ex.device;
   opt.mxv_kernel = ex.desc.mxv_kernel;
 
-  std::printf("BFS on %s from vertex %s: n %lld, nnz %lld; device %s\n", in.name.c_str(),
-              source_id->c_str(), static_cast<long long>(in.rows()),
-              static_cast<long long>(in.nnz()), to_string(ex.device));
+  print_graph_header("BFS on", in.name, in.rows(), in.nnz());
+  std::printf("source %s; %s\n", source_id->c_str(), execution_text(ex, false).c_str());
   Stopwatch clock;
   BfsResult r = visit_graph(in.graph, [&](const auto& g) { return bfs(g, source, opt); });
   const double seconds = clock.seconds();

@@ -95,15 +95,13 @@ int run(const Input& in, const Settings& s) {
                             " columns");
   }
   // Printed once the inputs are known to fit, so a failed run prints only its error.
-  std::printf("GCN on %s: n %lld, nnz %lld; device %s, precision %s\n", in.name.c_str(),
-              static_cast<long long>(in.rows()), static_cast<long long>(in.nnz()),
-              to_string(s.ex.device), s.ex.use_double ? "double" : "float");
+  print_graph_header("GCN on", in.name, in.rows(), in.nnz());
   std::string shape = std::to_string(X.cols());
   for (const auto& W : model.weights) shape += " -> " + std::to_string(W.cols());
-  std::printf("layers %s (%s), features %s, dense products %s\n", shape.c_str(),
+  std::printf("layers %s (%s), features %s, dense products by %s; %s\n", shape.c_str(),
               s.weights_dir ? s.weights_dir->c_str() : "Glorot-random weights",
               s.features ? s.features->c_str() : "random",
-              gemm_uses_blas() ? "BLAS" : "blocked loops");
+              gemm_uses_blas() ? "BLAS" : "blocked loops", execution_text(s.ex).c_str());
 
   Stopwatch clock;
   DenseMatrix<T> H =

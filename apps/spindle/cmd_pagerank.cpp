@@ -177,12 +177,15 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   }
   if (auto file = p.get("personalize")) s.opt.personalization = read_vertex_weights(*file, in);
 
-  std::printf(
-      "PageRank of %s: n %lld, nnz %lld; device %s, precision %s, preset %s (alpha %g, "
-      "tol %g%s)\n",
-      in.name.c_str(), static_cast<long long>(in.rows()), static_cast<long long>(in.nnz()),
-      to_string(s.ex.device), s.ex.use_double ? "double" : "float", to_string(s.opt.preset),
-      s.opt.alpha, s.opt.tol, s.opt.personalization.empty() ? "" : ", personalized");
+  print_graph_header("PageRank of", in.name, in.rows(), in.nnz());
+  const int max_iter = s.opt.max_iter >= 0                     ? s.opt.max_iter
+                       : s.opt.preset == PageRankPreset::Boost ? 20
+                                                               : 100;
+  std::string personalized;
+  if (auto file = p.get("personalize")) personalized = ", personalized by " + *file;
+  std::printf("preset %s: alpha %g, tol %g, max-iter %d%s%s; %s\n", to_string(s.opt.preset),
+              s.opt.alpha, s.opt.tol, max_iter, s.opt.weighted ? ", weighted" : "",
+              personalized.c_str(), execution_text(s.ex).c_str());
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }
 

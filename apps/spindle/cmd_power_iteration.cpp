@@ -129,10 +129,12 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));
   }
   const double shift = s.opt.shift.value_or(s.opt.centrality ? 1.0 : 0.0);
-  std::printf("%s of %s: n %lld, nnz %lld; device %s, precision %s, shift %g, tol %g\n",
-              s.opt.centrality ? "Eigenvector centrality" : "Power iteration", in.name.c_str(),
-              static_cast<long long>(in.rows()), static_cast<long long>(in.nnz()),
-              to_string(s.ex.device), s.ex.use_double ? "double" : "float", shift, s.opt.tol);
+  print_graph_header(s.opt.centrality ? "Eigenvector centrality of" : "Power iteration on", in.name,
+                     in.rows(), in.nnz());
+  std::printf("%s: shift %g, tol %g, max-iter %d%s; %s\n",
+              s.opt.centrality ? "networkx semantics (A^T + I)" : "plain (A + shift*I)", shift,
+              s.opt.tol, s.opt.max_iter, s.opt.weighted ? ", weighted" : "",
+              execution_text(s.ex).c_str());
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }
 

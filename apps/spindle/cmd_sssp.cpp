@@ -82,11 +82,10 @@ int cmd_sssp(const std::vector<std::string>& args) {
   SsspOptions opt;
   opt.device = ex.device;
   opt.mxv_kernel = ex.desc.mxv_kernel;
-  std::printf("SSSP on %s from vertex %s: n %lld, nnz %lld, %s; device %s, precision %s\n",
-              in.name.c_str(), source_id->c_str(), static_cast<long long>(in.rows()),
-              static_cast<long long>(in.nnz()),
-              in.is_pattern() ? "no edge values (hop counts)" : "weighted", to_string(ex.device),
-              ex.use_double ? "double" : "float");
+  print_graph_header("SSSP on", in.name, in.rows(), in.nnz());
+  std::printf("source %s, %s; %s\n", source_id->c_str(),
+              in.is_pattern() ? "no edge values (hop counts)" : "edge values as lengths",
+              execution_text(ex).c_str());
   return ex.use_double ? run<double>(in, source, *source_id, opt, output)
                        : run<float>(in, source, *source_id, opt, output);
 }

@@ -50,6 +50,23 @@ std::string format_seconds(double s) {
   return buf;
 }
 
+std::string execution_text(const Execution& ex, bool with_precision) {
+  std::string s = std::string("device ") + to_string(ex.device);
+  if (ex.device == Device::Cuda) {
+    s += " (" + device_caps().name + ")";
+  } else {
+    s += " (" + std::to_string(ex.threads) + (ex.threads == 1 ? " thread)" : " threads)");
+  }
+  if (with_precision) s += std::string(", precision ") + (ex.use_double ? "double" : "float");
+  return s;
+}
+
+void print_graph_header(const char* what, const std::string& graph, std::int64_t n,
+                        std::int64_t nnz) {
+  std::printf("%s %s: n %lld, nnz %lld\n", what, graph.c_str(), static_cast<long long>(n),
+              static_cast<long long>(nnz));
+}
+
 std::string format_number(double v) {
   char buf[40];
   for (int prec = 6; prec <= 17; ++prec) {

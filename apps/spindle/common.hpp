@@ -62,6 +62,13 @@ struct Execution {
 /// mxv kernel names and picks the precision default for the device.
 Execution apply_exec_flags(const ArgParser& p, ExecFlags which);
 
+/// "device cpu (2 threads), precision double": the second header line's tail.
+std::string execution_text(const Execution& ex, bool with_precision = true);
+
+/// The first header line of an algorithm: "<what> <graph>: n N, nnz M" (what = "PageRank of").
+void print_graph_header(const char* what, const std::string& graph, std::int64_t n,
+                        std::int64_t nnz);
+
 /// "%.6g"-style formatting that round-trips doubles (shortest form, %.17g worst case).
 std::string format_number(double v);
 

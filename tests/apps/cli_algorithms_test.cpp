@@ -104,18 +104,20 @@ TEST_F(CliAlgorithms, PagerankPrintsHeaderTopTableAndSummary) {
   RunResult r = run("pagerank " + q(graph_path("karate.mtx")) + " --top 3 --tol 1e-14");
   ASSERT_EQ(r.rc, 0) << r.err;
   auto lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), 6u) << r.out;  // header, table head, 3 rows, summary
-  for (const char* k :
-       {"karate.mtx", "n 34", "nnz 156", "device cpu", "precision double", "preset default"}) {
-    EXPECT_NE(lines[0].find(k), std::string::npos) << lines[0];
+  ASSERT_EQ(lines.size(), 7u) << r.out;  // 2 header lines, table head, 3 rows, summary
+  const std::string header = lines[0] + "\n" + lines[1];
+  for (const char* k : {"karate.mtx", "n 34", "nnz 156", "device cpu", "precision double",
+                        "preset default", "alpha 0.85"}) {
+    EXPECT_NE(header.find(k), std::string::npos) << header;
   }
+  EXPECT_NE(lines[2].find("rank"), std::string::npos) << lines[2];
   // Karate: vertices 34 and 1 are the two hubs (independent oracle picks the same order).
   auto want = oracle_pagerank(out_lists(graph_path("karate.mtx")), 0.85);
   std::vector<std::size_t> order(want.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return want[a] > want[b]; });
   for (int k = 0; k < 3; ++k) {
-    std::istringstream row(lines[2 + k]);
+    std::istringstream row(lines[3 + k]);
     int rank = 0;
     std::string vertex;
     double score = 0;
@@ -124,8 +126,8 @@ TEST_F(CliAlgorithms, PagerankPrintsHeaderTopTableAndSummary) {
     EXPECT_EQ(vertex, std::to_string(order[k] + 1));
     EXPECT_NEAR(score, want[order[k]], 1e-6);
   }
-  EXPECT_NE(lines[5].find("iterations"), std::string::npos);
-  EXPECT_NE(lines[5].find("converged yes"), std::string::npos);
+  EXPECT_NE(lines[6].find("iterations"), std::string::npos);
+  EXPECT_NE(lines[6].find("converged yes"), std::string::npos);
 }
 
 TEST_F(CliAlgorithms, PagerankEdgeListOutputUsesTheOriginalLabels) {
@@ -202,10 +204,14 @@ TEST_F(CliAlgorithms, DefaultGraphIsTheGeneratedRmatGraph) {
   ASSERT_EQ(builtin.rc, 0) << builtin.err;
   ASSERT_EQ(file.rc, 0) << file.err;
   auto a = lines_of(builtin.out), b = lines_of(file.out);
-  ASSERT_EQ(a.size(), 8u) << builtin.out;
+  ASSERT_EQ(a.size(), 9u) << builtin.out;
+  ASSERT_EQ(b.size(), 9u) << file.out;
   EXPECT_NE(a[0].find("built-in R-MAT"), std::string::npos) << a[0];
   EXPECT_NE(a[0].find("n 65536"), std::string::npos) << a[0];
-  for (int k = 1; k <= 6; ++k) EXPECT_EQ(a[k], b[k]);  // same table, same iteration count
+  EXPECT_EQ(a[0].substr(a[0].find(": n ")), b[0].substr(b[0].find(": n ")));  // same n, nnz
+  // Same settings line and table; the summary differs only in its time.
+  for (int k = 1; k <= 7; ++k) EXPECT_EQ(a[k], b[k]);
+  EXPECT_EQ(a[8].substr(0, a[8].find(", time")), b[8].substr(0, b[8].find(", time")));
 }
 
 TEST_F(CliAlgorithms, BfsLevelsAndParentsMatchQueueBfs) {
