@@ -89,6 +89,7 @@ int cmd_convert(const std::vector<std::string>& args) {
   p.flag("symmetric",
          "Matrix Market output: store the lower triangle as 'symmetric' (the graph must be "
          "symmetric, e.g. read with --undirected)");
+  add_exec_flags(p, ExecFlags{});
   p.section("Vertex ids",
             "  Numbered vertices are written 1-based in every format: vertex k of a .mtx file\n"
             "  is 'k' in the edge list made from it, and converting back gives the same file.\n"
@@ -100,6 +101,7 @@ int cmd_convert(const std::vector<std::string>& args) {
             "  spindle convert web-Google.txt web-Google.mtx\n"
             "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n");
   if (!p.parse(args)) return 0;
+  apply_exec_flags(p, ExecFlags{});
   const std::string in_path = *p.operand_value(0);
   const std::string out_path = *p.operand_value(1);
   const GraphFileFormat out_format = output_format(p, out_path);

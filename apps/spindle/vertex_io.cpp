@@ -54,14 +54,14 @@ std::string format_value(float v) {
 
 bool is_vertex_file_extension(const std::string& path) {
   std::string ext = extension_of(path);
-  return ext == ".csv" || ext == ".json" || ext == ".tsv" || ext == ".txt";
+  return ext == ".csv" || ext == ".json" || ext == ".tsv";
 }
 
 void check_vertex_output(const ArgParser& p, const std::string& flag) {
   auto path = p.get(flag);
   if (!path) return;
   if (!is_vertex_file_extension(*path)) {
-    p.fail("--" + flag + " must end in .csv or .json (got '" + *path + "')");
+    p.fail("--" + flag + " must end in .csv, .tsv or .json (got '" + *path + "')");
   }
   AtomicOutput probe(*path);  // throws if the folder is missing or read-only; removed at once
 }
@@ -75,7 +75,6 @@ void write_vertex_file(const std::string& path, const Input& in,
   const std::string ext = extension_of(path);
   if (ext == ".json") {
     // Streamed by hand: a JsonWriter string would double the memory for millions of vertices.
-    const bool numeric_ids = in.labels.empty() || in.labels_are_integers;
     put(f, "{\n");
     for (const auto& [k, v] : meta) put(f, "  " + json_string(k) + ": " + v + ",\n");
     put(f, "  \"ids\": " + json_string(in.id_convention()) + ",\n");
@@ -85,8 +84,8 @@ void write_vertex_file(const std::string& path, const Input& in,
         std::string value = columns[c].format(v);
         if (value.empty()) {
           value = "null";
-        } else if (columns[c].is_vertex_id && !numeric_ids) {
-          value = json_string(value);
+        } else if (columns[c].is_vertex_id) {
+          value = json_string(value);  // ids are the maps' keys, which JSON makes strings
         } else if (value == "inf" || value == "-inf" || value == "nan") {
           value = "null";  // JSON has no infinities; null reads as "unreachable"
         }

@@ -20,7 +20,7 @@ struct VertexColumn {
   /// Value of internal vertex v as a CSV field / JSON value; an empty string means "none"
   /// (an empty CSV field, JSON null).
   std::function<std::string(std::int64_t)> format;
-  /// Ids of other vertices (e.g. BFS parents) are JSON strings when labels are text.
+  /// Ids of other vertices (e.g. BFS parents): JSON strings, like the maps' keys.
   bool is_vertex_id = false;
 };
 
@@ -28,8 +28,9 @@ struct VertexColumn {
 bool is_vertex_file_extension(const std::string& path);
 
 /// Writes every vertex as CSV (`vertex,<col>,...`, a header line then one line per vertex in
-/// internal order) or, for `.json`, one object: the `meta` fields (already JSON-encoded values)
-/// then one map per column from vertex id to value. Atomic (temporary + rename).
+/// internal order; `.tsv` separates by tabs) or, for `.json`, one object: the `meta` fields
+/// (already JSON-encoded values) then one map per column from vertex id to value. Atomic (temporary
+/// + rename).
 /// @throws Error when writing fails, InvalidArgument for an unknown extension.
 void write_vertex_file(const std::string& path, const Input& in,
                        const std::vector<VertexColumn>& columns,
