@@ -21,7 +21,15 @@ template <class T>
 int run(const Input& in, std::int64_t source, const std::string& source_id, const SsspOptions& opt,
         const std::optional<std::string>& output) {
   Stopwatch clock;
-  SsspResult<T> r = visit_graph(in.graph, [&](const auto& g) { return sssp<T>(g, source, opt); });
+  SsspResult<T> r;
+  try {
+    r = visit_graph(in.graph, [&](const auto& g) { return sssp<T>(g, source, opt); });
+  } catch (const InvalidArgument& e) {
+    // The library names vertices by internal 0-based id; a user knows them by their own ids.
+    if (std::string(e.what()).find("negative-weight cycle") == std::string::npos) throw;
+    throw InvalidArgument("sssp: a negative-weight cycle is reachable from vertex " + source_id +
+                          " of " + in.name + ", so its shortest paths are undefined");
+  }
   const double seconds = clock.seconds();
   std::int64_t far = source;
   for (std::int64_t v = 0; v < in.rows(); ++v) {

@@ -33,6 +33,7 @@ void print_overview(std::FILE* out) {
                "(one\n'source target [weight]' per line, ids kept as labels).\n"
                "Environment: SPINDLE_LOG=plan prints the planner's kernel choice per operation;\n"
                "OMP_NUM_THREADS (or --threads) sets CPU threads.\n"
+               "--threads, --device, --precision and --kernel may also precede the command.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -49,6 +50,14 @@ const Command* find_command(const std::string& name) {
     if (name == c.name) return &c;
   }
   return nullptr;
+}
+
+bool is_global_flag(const std::string& word) {
+  for (const char* f : {"--threads", "--device", "--precision", "--kernel"}) {
+    const std::string flag = f;
+    if (word == flag || word.rfind(flag + "=", 0) == 0) return true;
+  }
+  return false;
 }
 
 std::string suggest_command(const std::string& word) {
@@ -79,7 +88,24 @@ int run(int argc, char** argv) {
                 spindle::built_with_cuda() ? "CUDA backend built in" : "CPU only");
     return 0;
   }
-  std::vector<std::string> rest(argv + 2, argv + argc);
+  std::vector<std::string> words(argv + 1, argv + argc);
+  // Execution flags may also come before the command (`spindle --threads 4 pagerank g.mtx`);
+  // they are handed to the command, which rejects those it has no use for.
+  std::vector<std::string> global;
+  std::size_t i = 0;
+  while (i < words.size() && is_global_flag(words[i])) {
+    global.push_back(words[i]);
+    if (words[i].find('=') == std::string::npos && i + 1 < words.size()) {
+      global.push_back(words[++i]);
+    }
+    ++i;
+  }
+  if (i >= words.size()) {
+    throw UsageError("missing command after " + global.front() + "; see 'spindle --help'");
+  }
+  first = words[i];
+  std::vector<std::string> rest(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
+  rest.insert(rest.end(), global.begin(), global.end());
   if (first == "help") {  // `spindle help pagerank` == `spindle pagerank --help`
     if (rest.empty()) {
       print_overview(stdout);

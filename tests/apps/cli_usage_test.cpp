@@ -109,6 +109,17 @@ TEST_F(CliUsage, BadFlagsAreUsageErrorsOnOneLine) {
   }
 }
 
+TEST_F(CliUsage, ExecutionFlagsMayPrecedeTheCommand) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  RunResult r = run("--threads 1 pagerank " + q(graph_path("karate.mtx")) + " --top 1");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("(1 thread)"), std::string::npos) << r.out;
+  // A command without that flag refuses it like any unknown flag.
+  r = run("--precision float generate rmat -o " + q(path("g.mtx")));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("g.mtx")));
+}
+
 TEST_F(CliUsage, MissingInputFileIsAFailureNamingTheFile) {
   RunResult r = run("info " + q(path("nope.mtx")));
   EXPECT_EQ(r.rc, 1);
