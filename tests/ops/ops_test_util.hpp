@@ -365,6 +365,24 @@ void for_each_type(F&& f) {
   });
 }
 
+/// Calls f(T{}) for every vector element type the library instantiates.
+template <class F>
+void for_each_vector_type(F&& f) {
+  f(float{});
+  f(double{});
+  f(std::int32_t{});
+  f(std::int64_t{});
+}
+
+template <class T>
+std::string type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  return "?";
+}
+
 /// Shapes every op is run on: (rows, cols, dense row?) with 0x0, 1x1 and rectangular cases.
 struct ShapeCase {
   std::int64_t rows;
