@@ -106,13 +106,15 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   Vector<T> inv(n);
   apply(inv, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::ScalarDiv, alpha), deg, desc);
 
-  // Dangling vertices: no out-entries, or out-weights summing to 0 (networkx's S == 0 test).
-  Vector<T> dangling = Vector<T>::empty(n);
+  // Dangling indicator: 1 where a vertex has no out-entries or its out-weights sum to 0
+  // (networkx's S == 0 test), 0 elsewhere. A full 0/1 vector rather than a mask: the per-
+  // iteration dangling sum is then a plain product and sum over full vectors, the ops' fastest
+  // path (a masked apply into a bitmap vector costs several times more per element).
+  Vector<T> dangling(n, T(0));
   bool has_dangling = false;
   if (redistribute) {
-    const Vector<T> ones(n, T(1));
-    apply(dangling, Mask::value(deg, /*complement=*/true), Accum::none(), Unary<T>{}, ones,
-          detail::with_replace(desc));
+    apply(dangling, Mask::value(deg, /*complement=*/true), Accum::none(),
+          Unary<T>::make(UnaryOp::One), deg, desc);
     has_dangling = reduce(MonoidKind::Plus, dangling, desc) > T(0);
   }
 
@@ -128,7 +130,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   Vector<T> x(n, static_cast<T>(1.0 / double(n)));
   Vector<T> x_new(n);
   Vector<T> w(n);
-  Vector<T> x_dangling = Vector<T>::empty(n);
+  Vector<T> x_dangling(n);
   const semiring::plus_times<T> plus_times{};
 
   for (int it = 1; it <= max_iter; ++it) {
@@ -136,8 +138,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     ewise_mult(w, Mask{}, Accum::none(), BinaryOp::Times, x, inv, desc);
     double dangling_sum = 0.0;
     if (has_dangling) {
-      apply(x_dangling, Mask::structural(dangling), Accum::none(), Unary<T>{}, x,
-            detail::with_replace(desc));
+      ewise_mult(x_dangling, Mask{}, Accum::none(), BinaryOp::Times, x, dangling, desc);
       dangling_sum = static_cast<double>(reduce(MonoidKind::Plus, x_dangling, desc));
     }
     // Teleport plus redistributed dangling rank, then x_new += Aᵀ w.
