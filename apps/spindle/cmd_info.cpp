@@ -110,7 +110,7 @@ void print_json(const Input& in, bool undirected, const std::vector<ExplainDevic
   w.begin_array();
   for (std::size_t b = 0; b < s.rows_by_log2_length.size(); ++b) {
     auto [lo, hi] = bucket_range(b);
-    w.begin_object();
+    w.begin_object(true);
     w.field("min", lo);
     w.field("max", hi);
     w.field("rows", s.rows_by_log2_length[b]);

@@ -137,7 +137,7 @@ void explain_json(JsonWriter& w, const std::vector<ExplainDevice>& devices) {
       w.field("kernel", r.plan.kernel_name());
       w.field("forced", r.plan.forced);
       w.key("params");
-      w.begin_object();
+      w.begin_object(true);
       w.field("block_threads", r.plan.params.block_threads);
       w.field("lanes_per_row", r.plan.params.lanes_per_row);
       w.field("items_per_worker", r.plan.params.items_per_worker);

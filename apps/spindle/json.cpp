@@ -41,6 +41,10 @@ std::string json_string(const std::string& text) {
 }
 
 void JsonWriter::newline() {
+  if (indent_ > 0 && inline_depth_ >= 0) {
+    out_ += ' ';
+    return;
+  }
   if (indent_ > 0) out_ += '\n' + std::string(static_cast<std::size_t>(depth_ * indent_), ' ');
 }
 
@@ -56,17 +60,19 @@ void JsonWriter::before_value() {
   first_ = false;
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::begin_object(bool one_line) {
   before_value();
   out_ += '{';
   ++depth_;
   first_ = true;
+  if (one_line && inline_depth_ < 0) inline_depth_ = depth_;
 }
 
 void JsonWriter::end_object() {
   --depth_;
   if (!first_) newline();
   out_ += '}';
+  if (inline_depth_ == depth_ + 1) inline_depth_ = -1;
   first_ = false;
 }
 

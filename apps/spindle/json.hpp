@@ -18,7 +18,9 @@ class JsonWriter {
  public:
   /// indent > 0 pretty-prints with that many spaces per level; 0 writes one line.
   explicit JsonWriter(int indent = 2) : indent_(indent) {}
-  void begin_object();
+  /// `one_line`: keep this object (and everything inside) on one line, e.g. small records in a
+  /// long array.
+  void begin_object(bool one_line = false);
   void end_object();
   void begin_array();
   void end_array();
@@ -46,6 +48,7 @@ class JsonWriter {
   int depth_ = 0;
   bool first_ = true;       // no element yet at this depth
   bool after_key_ = false;  // a key was just written
+  int inline_depth_ = -1;   // depth of the outermost one-line object, -1 when none
 };
 
 }  // namespace spindle::cli
