@@ -166,6 +166,22 @@ TEST(Gcn, NormalizedGraphIsReusableAndEqualsDenseAHat) {
   EXPECT_EQ(a.storage(), b.storage());
 }
 
+TEST(Gcn, WorkspaceReuseGivesTheSameResultEveryCall) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 70, 12);
+  const auto a_hat = gcn_normalize<double>(g);
+  const auto model = model_with_biases<double>(6, {9, 9, 4}, 2);  // includes an equal-width layer
+  GcnOptions o;
+  o.device = Device::Cpu;
+  GcnWorkspace<double> ws;
+  for (std::uint64_t seed : {1, 2, 1}) {
+    const auto X = random_features<double>(70, 6, seed);
+    const auto want = gcn_inference_normalized(a_hat, X, model, o);
+    const DenseMatrix<double>& got = gcn_inference_normalized(a_hat, X, model, ws, o);
+    EXPECT_EQ(got.storage(), want.storage());
+    EXPECT_LE(max_abs_diff(got, naive_gcn(dense_a_hat(to_dense(g), false), X, model)), 1e-12);
+  }
+}
+
 TEST(Gcn, OrderRulePicksTheNarrowerSideForAggregation) {
   EXPECT_TRUE(gcn_aggregate_first(16, 128, GcnOrder::Auto));
   EXPECT_FALSE(gcn_aggregate_first(128, 32, GcnOrder::Auto));
