@@ -180,11 +180,11 @@ DenseMatrix<T> random_features(std::int64_t rows, std::int64_t cols, std::uint64
 SPINDLE_ALG_INSTANTIATE_TIV(SPINDLE_GCN_INST)
 #undef SPINDLE_GCN_INST
 
-#define SPINDLE_GCN_NORM_INST(T, I)                                                        \
-  template DenseMatrix<T> gcn_inference_normalized<T, I>(                                  \
-      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, const GcnOptions&);   \
-  template const DenseMatrix<T>& gcn_inference_normalized<T, I>(                           \
-      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, GcnWorkspace<T>&, \
+#define SPINDLE_GCN_NORM_INST(T, I)                                                      \
+  template DenseMatrix<T> gcn_inference_normalized<T, I>(                                \
+      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, const GcnOptions&); \
+  template const DenseMatrix<T>& gcn_inference_normalized<T, I>(                         \
+      const Graph<I, T>&, const DenseMatrix<T>&, const GcnModel<T>&, GcnWorkspace<T>&,   \
       const GcnOptions&);
 SPINDLE_GCN_NORM_INST(float, std::int32_t)
 SPINDLE_GCN_NORM_INST(float, std::int64_t)
