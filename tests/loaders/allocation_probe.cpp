@@ -12,6 +12,22 @@ std::atomic<bool> AllocationProbe::armed{false};
 std::atomic<std::size_t> AllocationProbe::largest{0};
 }  // namespace spindle_test
 
+// Sanitizer runtimes own operator new/delete (and check that they pair up); replacing them there
+// would fight the runtime, so the probe is off in sanitizer builds (the tests still run; the
+// sanitizer itself then reports oversized allocations).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SPINDLE_ALLOC_PROBE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define SPINDLE_ALLOC_PROBE 0
+#endif
+#endif
+#ifndef SPINDLE_ALLOC_PROBE
+#define SPINDLE_ALLOC_PROBE 1
+#endif
+
+#if SPINDLE_ALLOC_PROBE
 namespace {
 void record(std::size_t n) {
   using spindle_test::AllocationProbe;
@@ -33,3 +49,4 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#endif  // SPINDLE_ALLOC_PROBE
