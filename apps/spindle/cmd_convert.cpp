@@ -91,12 +91,13 @@ int cmd_convert(const std::vector<std::string>& args) {
          "symmetric, e.g. read with --undirected)");
   add_exec_flags(p, ExecFlags{});
   p.section("Vertex ids",
-            "  Numbered vertices are written 1-based in every format: vertex k of a .mtx file\n"
-            "  is 'k' in the edge list made from it, and converting back gives the same file.\n"
-            "  Edge list -> .mtx numbers integer labels in numeric order (0..n-1 and 1..n both\n"
-            "  become 1..n) and text labels by first appearance; when the labels are not\n"
-            "  already 1..n they are kept in OUT.labels (line k = the label of vertex k).\n"
-            "  Edge lists cannot hold isolated vertices or rectangular matrices.\n");
+            "  Numbered vertices are written 1-based in every format: vertex k of a .mtx\n"
+            "  file is 'k' in the edge list made from it, and converting back gives the\n"
+            "  same matrix. Edge list -> .mtx numbers integer labels in numeric order\n"
+            "  (0..n-1 and 1..n both become 1..n) and text labels by first appearance;\n"
+            "  when the labels are not already 1..n they are kept in OUT.labels (line k\n"
+            "  holds the label of vertex k). Edge lists cannot hold isolated vertices or\n"
+            "  rectangular matrices.\n");
   p.section("Examples",
             "  spindle convert web-Google.txt web-Google.mtx\n"
             "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n");

@@ -20,12 +20,13 @@ namespace {
 constexpr const char* kSemantics =
     "  plain (default): M = A, x0 = 1/sqrt(n), x <- (M + s*I) x / |(M + s*I) x|_2,\n"
     "    stop when |x_k - x_(k-1)|_1 < tol.\n"
-    "  --centrality: networkx.eigenvector_centrality exactly: M = A^T (a vertex is central\n"
-    "    when its in-neighbors are), x0 = 1/n, shift s = 1 (iterates on A^T + I),\n"
-    "    stop when sum |x_k - x_(k-1)| < n*tol.\n"
-    "  The eigenvalue is the Rayleigh quotient x^T M x with the shift removed; the residual\n"
-    "  is |M x - lambda x|_2. A shift s > 0 separates lambda from -lambda (bipartite graphs,\n"
-    "  where the plain iteration oscillates) without changing the eigenvectors.\n";
+    "  --centrality: networkx.eigenvector_centrality exactly: M = A^T (a vertex is\n"
+    "    central when its in-neighbors are), x0 = 1/n, shift s = 1 (iterates on\n"
+    "    A^T + I), stop when sum |x_k - x_(k-1)| < n*tol.\n"
+    "  The eigenvalue is the Rayleigh quotient x^T M x with the shift removed; the\n"
+    "  residual is |M x - lambda x|_2. A shift s > 0 separates lambda from -lambda\n"
+    "  (bipartite graphs, where the plain iteration oscillates) without changing\n"
+    "  the eigenvectors.\n";
 
 struct Settings {
   PowerIterationOptions opt;
@@ -102,8 +103,8 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   add_exec_flags(p, ExecFlags{true, true, true});
   p.section("Semantics", kSemantics);
   p.section("Exit status",
-            "  0 success (a warning on stderr when not converged), 1 failure or not converged\n"
-            "  with --fail-on-nonconvergence, 2 usage error\n");
+            "  0 success (a warning on stderr when not converged), 1 failure or not\n"
+            "  converged with --fail-on-nonconvergence, 2 usage error\n");
   if (!p.parse(args)) return 0;
 
   Settings s;

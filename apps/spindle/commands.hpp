@@ -31,18 +31,14 @@ int cmd_sssp(const std::vector<std::string>& args);
 /// In the order `spindle --help` lists them.
 inline const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"info", "shape, value type and row-length statistics of a graph (--json, --explain)",
-       cmd_info},
-      {"convert", "convert between Matrix Market (.mtx) and edge lists (.txt/.tsv/.csv/.el)",
-       cmd_convert},
+      {"info", "shape, nnz and row-length statistics (--json, --explain)", cmd_info},
+      {"convert", "Matrix Market (.mtx) <-> edge lists (.txt/.tsv/.csv/.el)", cmd_convert},
       {"generate", "write a deterministic R-MAT or uniform random graph", cmd_generate},
-      {"pagerank", "PageRank scores, top-K table and optional CSV/JSON of every vertex",
-       cmd_pagerank},
-      {"power-iteration", "dominant eigenpair of the adjacency (eigenvector centrality)",
-       cmd_power_iteration},
-      {"gcn", "graph convolutional network inference (Kipf-Welling layers) to .npy", cmd_gcn},
-      {"bfs", "breadth-first search levels and parents from a source vertex", cmd_bfs},
-      {"sssp", "single-source shortest path distances (min-plus relaxation)", cmd_sssp},
+      {"pagerank", "PageRank: top-K table, every vertex to CSV/JSON", cmd_pagerank},
+      {"power-iteration", "dominant eigenpair; eigenvector centrality", cmd_power_iteration},
+      {"gcn", "GCN inference (Kipf & Welling) to a .npy file", cmd_gcn},
+      {"bfs", "breadth-first levels and parents from a vertex", cmd_bfs},
+      {"sssp", "shortest path distances from a vertex (min-plus)", cmd_sssp},
   };
   return table;
 }
