@@ -29,8 +29,7 @@ step("cmake --install" ${CMAKE_COMMAND} --install ${SPINDLE_BUILD_DIR} --prefix 
 # A sanitized libspindle.a needs the same runtime in the consumer's link.
 set(_flags "")
 if(SANITIZE)
-  string(REPLACE ";" "," _san "${SANITIZE}")
-  set(_flags "-fsanitize=${_san}")
+  set(_flags "-fsanitize=${SANITIZE}")
 endif()
 step("configure consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${_build} -G ${GENERATOR}
      -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
