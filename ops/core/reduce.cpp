@@ -35,6 +35,9 @@ template <class T, class I, class V>
 void reduce_rows(Vector<T>& w, const Mask& mask, Accum accum, MonoidKind monoid,
                  const Graph<I, V>& A, const Descriptor& desc) {
   const std::int64_t n = desc.transpose_a ? A.cols() : A.rows();
+  // Both backends reduce the rows of A^T for transpose_a: build it (cached on A) before w is
+  // touched, so that a failed allocation leaves w as it was.
+  if (desc.transpose_a && n > 0 && A.nnz() > 0) (void)A.transpose();
   detail::prepare_vector_output("reduce_rows", w, n, mask, accum,
                                 desc.transpose_a ? "A's column count" : "A's row count");
   if (n == 0) return;

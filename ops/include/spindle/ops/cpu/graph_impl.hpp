@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "spindle/debug/allocation.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/ops/cpu/functors.hpp"
@@ -19,7 +20,7 @@ namespace spindle::detail::cpu_kernels {
 /// A graph with A's structure and values value_of(k, row) (k: the entry's position).
 template <class T, class I, class V, class F>
 Graph<I, T> map_values(const Graph<I, V>& A, F value_of) {
-  std::vector<T> vals(static_cast<std::size_t>(A.nnz()));
+  auto vals = workspace<T>(static_cast<std::size_t>(A.nnz()), "apply: graph values");
   const I* rp = A.row_ptr().data();
   for_each_row_block(rp, A.rows(), [&](std::int64_t r0, std::int64_t r1) {
     for (std::int64_t i = r0; i < r1; ++i) {

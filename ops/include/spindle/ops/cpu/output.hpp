@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "spindle/debug/allocation.hpp"
 #include "spindle/mask.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/ops/cpu/parallel.hpp"
@@ -29,7 +30,10 @@ class VectorOutput {
   /// still reads the values it had on entry.
   VectorOutput(Vector<T>& w, const Mask& mask, Accum accum, bool replace)
       : w_(w), mask_(mask), accum_(accum), replace_(replace), all_selected_(mask.empty()) {
-    if (w.is_full()) w.bitmap().assign(static_cast<std::size_t>(w.size()), 1);
+    if (w.is_full()) {
+      host_allocation(static_cast<std::uint64_t>(w.size()), "output bitmap",
+                      [&] { w.bitmap().assign(static_cast<std::size_t>(w.size()), 1); });
+    }
     wv_ = w.data();
     wp_ = w.bitmap().data();
   }

@@ -40,6 +40,9 @@ bool mxv_prologue(const char* op, Vector<T>& w, const Mask& mask, Accum accum, c
   check_no_alias(op, &u, &w, "u", "w");
   check_dim(op, "u", u.size(), "entries", s.out_is_rows ? "A's column count" : "A's row count",
             s.in_n);
+  // The planner's statistics and the CPU kernels read A^T for vxm / transpose_a: build it (it is
+  // cached on A) before w is touched, so that a failed allocation leaves w as it was.
+  if (s.out_n > 0 && A.nnz() > 0 && !s.out_is_rows) (void)A.transpose();
   prepare_vector_output(op, w, s.out_n, mask, accum,
                         s.out_is_rows ? "A's row count" : "A's column count");
   if (s.out_n == 0) return false;
@@ -74,6 +77,8 @@ bool mxm_prologue(const char* op, DenseMatrix<T>& C, Accum accum, const Graph<I,
   check_no_alias(op, &B, &C, "B", "C");
   check_dim(op, desc.transpose_b ? "B^T" : "B", b_rows, "rows",
             desc.transpose_a ? "A's row count" : "A's column count", k);
+  // As in mxv_prologue: the transpose (cached on A) is built before C is touched.
+  if (m > 0 && n > 0 && A.nnz() > 0 && desc.transpose_a) (void)A.transpose();
   prepare_dense_output(op, C, m, n, accum);
   if (m == 0 || n == 0) return false;
   if (A.nnz() == 0) {
@@ -102,7 +107,7 @@ bool sddmm_prologue(const char* op, std::vector<typename Sr::value_type>& out, A
       check_dim(op, "out", static_cast<std::int64_t>(out.size()), "values", "nnz(S)",
                 static_cast<std::int64_t>(nnz));
     }
-    out.assign(nnz, T{});
+    host_allocation(bytes_of<T>(nnz), op, [&] { out.assign(nnz, T{}); });
   }
   if (nnz == 0) return false;
   if (X.cols() == 0) {
