@@ -14,6 +14,8 @@
 namespace spindle {
 
 /// t(i) = op(u(i)) where u(i) is present; then w<mask> = accum(w, t). w and u may alias.
+/// w is resized as in mxv. T: float, double, int32_t, int64_t (integer division by zero, as in
+/// MInv / DivByScalar of 0, is undefined as in C++).
 template <class T>
 void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vector<T>& u,
            const Descriptor& desc = {});
@@ -24,7 +26,7 @@ void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
            const Descriptor& desc = {});
 
 /// C(i, :) = op(C(i, :) + bias) for every row: the GCN epilogue (op is usually Relu or
-/// Identity). bias has C.cols() entries.
+/// Identity). bias has C.cols() entries (DimensionMismatch otherwise); absent ones add 0.
 template <class T>
 void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op = {},
                   const Descriptor& desc = {});
@@ -34,13 +36,16 @@ template <class T, class I, class V>
 Graph<I, T> apply(Unary<T> op, const Graph<I, V>& A, const Descriptor& desc = {});
 
 /// diag(left) * A * diag(right): value (i,j) becomes left(i) * A(i,j) * right(j) as T.
-/// Absent entries of left/right count as 1. Used for Â = D^-1/2 (A + I) D^-1/2 in GCN.
+/// Absent entries of left/right count as 1, and so does a size-0 vector (no scaling on that
+/// side); otherwise sizes must be rows(A) / cols(A) (DimensionMismatch). Computed as
+/// (left(i) * A(i,j)) * right(j). Used for Â = D^-1/2 (A + I) D^-1/2 in GCN.
 template <class T, class I, class V>
 Graph<I, T> scale(const Vector<T>& left, const Graph<I, V>& A, const Vector<T>& right,
                   const Descriptor& desc = {});
 
 /// A + I over pattern structure: A with every missing diagonal entry (i, i) added (value 1);
-/// existing diagonal values are kept. Requires a square graph.
+/// existing diagonal values are kept. Requires a square graph (DimensionMismatch). Always runs
+/// on the host (the result is a host CSR graph).
 template <class I, class V>
 Graph<I, V> add_identity(const Graph<I, V>& A);
 

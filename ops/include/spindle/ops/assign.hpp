@@ -17,7 +17,9 @@ namespace spindle {
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const Descriptor& desc = {});
 
-/// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k. Indices must be in range (IndexOutOfBounds).
+/// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k (a repeated index is assigned once).
+/// Entries not in idx are kept, except that with replace every entry the mask does not select
+/// is removed. Indices must be in range (IndexOutOfBounds). T: float, double, int32, int64.
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<std::int64_t>& idx,
             const Descriptor& desc = {});

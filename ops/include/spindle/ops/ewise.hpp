@@ -13,6 +13,7 @@ namespace spindle {
 
 /// Union: t(i) = op(u(i), v(i)) where both are present, u(i) or v(i) where only one is,
 /// absent where neither is. Then w<mask> = accum(w, t) as in mxv. u, v and w may alias.
+/// w is resized as in mxv. T: float, double, int32_t, int64_t.
 /// @throws DimensionMismatch when sizes differ.
 template <class T>
 void ewise_add(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const Vector<T>& u,

@@ -19,7 +19,8 @@ namespace spindle {
 /// @param accum  Accum::none() or an accumulator applied elementwise with C's old values
 /// @param s      semiring over T
 /// @param A      the graph (A^T with desc.transpose_a)
-/// @param B      dense operand, cols(A) x N, row-major
+/// @param B      dense operand, cols(A) x N, row-major (N x cols(A) with desc.transpose_b);
+///               must not be C itself (InvalidArgument)
 /// @throws DimensionMismatch, Unsupported, DeviceError.
 template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I, V>& A,

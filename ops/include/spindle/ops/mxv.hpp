@@ -17,7 +17,9 @@ namespace spindle {
 /// Then for each i: where the mask selects i, w(i) = accum(w(i), t(i)) (or t(i) without an
 /// accumulator; an absent t(i) removes w(i) then); elsewhere w(i) is kept, or removed when
 /// desc.replace is set.
-/// @param w       output, size rows(A) (cols(A) with transpose_a); also an input with accum
+/// @param w       output, size rows(A) (cols(A) with transpose_a); also an input with accum.
+///                Without mask and accumulator w is overwritten entirely and is resized if its
+///                size differs; otherwise a wrong size throws DimensionMismatch.
 /// @param mask    write mask over w (Mask{} for none), size must equal w's
 /// @param accum   Accum::none() or an accumulator
 /// @param s       semiring traits object (semiring.hpp), value type T
@@ -27,6 +29,9 @@ namespace spindle {
 /// @throws DimensionMismatch on shape errors, InvalidArgument if u aliases w,
 ///         Unsupported for Device::Cuda in a build without CUDA, DeviceError on CUDA failures.
 /// Deterministic: results are bit-identical run to run and for any thread count.
+/// Instantiated for every built-in semiring over float / double, int32 / int64 indices and
+/// float / double / Pattern graphs; a user-defined semiring runs through spindle::cpu::mxv
+/// (spindle/ops/cpu/mxv_impl.hpp).
 template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u,

@@ -16,9 +16,12 @@ namespace spindle {
 /// For every stored S(i,j), in S's storage order:
 ///   out[k] = accum(out[k], mul(S(i,j), ⊕_c mul(X(i,c), Y(j,c))))
 /// i.e. the sampled product S ∘ (X Y^T) with X rows(S) x K and Y cols(S) x K, both row-major.
-/// Pattern S contributes 1. K = 0 gives the identity of add for every entry.
+/// Pattern S contributes 1. With K = 0 the dot product is the identity of add, so
+/// out[k] = accum(out[k], mul(S(i,j), identity)). With desc.transpose_b, Y is given as
+/// K x cols(S). The dot product is combined in a fixed order that depends only on K.
 /// @param out  nnz(S) values aligned with S.col_idx(); resized when accum is none
-/// @throws DimensionMismatch (X.cols() != Y.cols(), X.rows() != rows(S), Y.rows() != cols(S)).
+/// @throws DimensionMismatch (X.cols() != Y.cols(), X.rows() != rows(S), Y.rows() != cols(S),
+///         out.size() != nnz(S) with an accumulator), Unsupported, DeviceError.
 template <class Sr, class I, class V>
 void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr s, const Graph<I, V>& S,
            const DenseMatrix<typename Sr::value_type>& X,

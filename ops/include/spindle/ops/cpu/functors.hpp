@@ -133,14 +133,6 @@ constexpr T monoid_op(MonoidKind m, T a, T b) {
   return a;
 }
 
-/// A reduction's value for its first element x: x itself, except that the logical monoids
-/// return 0 / 1 (as op(identity, x) would), so a one-element LOr / LAnd is still boolean.
-template <class T>
-constexpr T monoid_first(MonoidKind m, T x) {
-  if (m == MonoidKind::LOr || m == MonoidKind::LAnd) return x != T(0) ? T(1) : T(0);
-  return x;
-}
-
 /// The monoid's identity for T (Plus 0, Times 1, Min +inf / max, Max -inf / lowest, LOr 0,
 /// LAnd 1, Any 0).
 template <class T>
@@ -162,6 +154,16 @@ constexpr T monoid_identity_of(MonoidKind m) {
       return T(0);
   }
   return T(0);
+}
+
+/// A reduction's value after its first element x: op(identity, x), as if the fold had started
+/// from the identity (so Min / Max skip a leading NaN the way the accumulators and semirings do,
+/// and a one-element LOr / LAnd is 0 / 1), except for Any, which keeps x itself (the first
+/// present element is the answer).
+template <class T>
+constexpr T monoid_first(MonoidKind m, T x) {
+  if (m == MonoidKind::Any) return x;
+  return monoid_op(m, monoid_identity_of<T>(m), x);
 }
 
 }  // namespace spindle::detail::cpu_kernels

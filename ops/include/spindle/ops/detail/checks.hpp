@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "spindle/debug/allocation.hpp"
 #include "spindle/dense.hpp"
 #include "spindle/error.hpp"
 #include "spindle/mask.hpp"
@@ -24,33 +25,52 @@ inline void check_dim(const char* op, const char* what, std::int64_t got, const 
   }
 }
 
-/// Sizes a vector output w for n entries. Without mask and accumulator w is overwritten entirely,
-/// so any size is accepted and w is resized; otherwise w (and the mask) must have n entries.
+/// Checks that a vector output w (and the mask) fit n entries: without mask and accumulator w is
+/// overwritten entirely, so any size is accepted (size_vector_output resizes it); otherwise w and
+/// the mask must have n entries. Changes nothing.
+template <class T>
+void check_vector_output(const char* op, const Vector<T>& w, std::int64_t n, const Mask& mask,
+                         Accum accum, const char* n_what) {
+  if (!mask.empty()) check_dim(op, "the mask", mask.size(), "entries", n_what, n);
+  if (w.size() != n && !(mask.empty() && !accum.enabled)) {
+    check_dim(op, "the output w", w.size(), "entries", n_what, n);
+  }
+}
+
+/// Resizes w to n entries (all absent) when its size differs; call after check_vector_output
+/// and after everything that may still throw, so a failed call leaves w untouched.
+template <class T>
+void size_vector_output(Vector<T>& w, std::int64_t n) {
+  if (w.size() != n) w.resize_empty(n);
+}
+
+/// check_vector_output, then size_vector_output.
 template <class T>
 void prepare_vector_output(const char* op, Vector<T>& w, std::int64_t n, const Mask& mask,
                            Accum accum, const char* n_what) {
-  if (!mask.empty()) check_dim(op, "the mask", mask.size(), "entries", n_what, n);
-  if (w.size() == n) return;
-  if (mask.empty() && !accum.enabled) {
-    w.resize_empty(n);
-    return;
-  }
-  check_dim(op, "the output w", w.size(), "entries", n_what, n);
+  check_vector_output(op, w, n, mask, accum, n_what);
+  size_vector_output(w, n);
 }
 
-/// Sizes a dense output C as rows x cols: resized without an accumulator, else must match.
+/// Checks that a dense output C can hold rows x cols: any shape without an accumulator (it is
+/// resized), the same shape with one. Changes nothing.
 template <class T>
-void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
-                          Accum accum) {
+void check_dense_output(const char* op, const DenseMatrix<T>& C, std::int64_t rows,
+                        std::int64_t cols, Accum accum) {
   if (C.rows() == rows && C.cols() == cols) return;
-  if (!accum.enabled) {
-    C = DenseMatrix<T>(rows, cols);
-    return;
-  }
+  if (!accum.enabled) return;
   throw DimensionMismatch(std::string(op) + ": the output is " + std::to_string(C.rows()) + " x " +
                           std::to_string(C.cols()) + " but the result is " + std::to_string(rows) +
                           " x " + std::to_string(cols) +
                           " (an accumulator needs the shapes to agree)");
+}
+
+/// check_dense_output, then resizes C when its shape differs.
+template <class T>
+void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
+                          Accum accum) {
+  check_dense_output(op, C, rows, cols, accum);
+  if (C.rows() != rows || C.cols() != cols) C = DenseMatrix<T>(rows, cols);
 }
 
 /// Throws InvalidArgument when an input aliases the output that is written while it is read.

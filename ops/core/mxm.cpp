@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Public mxm (SpMM): validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
+#include "spindle/ops/mxm.hpp"
+
+#include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
+#include "ops/core/planner.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/ops/detail/prologue.hpp"
+
+namespace spindle {
+namespace {
+
+template <class S, class I, class V>
+detail::MxmInfo mxm_info(std::int64_t n, Accum accum, const Descriptor& desc) {
+  detail::MxmInfo info;
+  info.semiring = S::kind;
+  info.value = value_kind_of<typename S::value_type>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.n = n;
+  info.accum = accum.enabled;
+  info.transpose_a = desc.transpose_a;
+  info.transpose_b = desc.transpose_b;
+  return info;
+}
+
+}  // namespace
+
+template <class S, class I, class V>
+void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
+         const DenseMatrix<typename S::value_type>& B, const Descriptor& desc) {
+  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
+  const Device device = resolve_device(desc.device);
+  const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
+  const Plan plan = detail::plan_mxm(stats, mxm_info<S, I, V>(C.cols(), accum, desc), device,
+                                     device_caps(), desc);
+  log_plan(plan);
+  if (plan.device == Device::Cuda) {
+    detail::cuda::mxm<S>(plan, C, accum, A, B, desc.transpose_a, desc.transpose_b);
+  } else {
+    detail::cpu::mxm<S>(plan, C, accum, A, B, desc.transpose_a, desc.transpose_b);
+  }
+}
+
+template <class S, class I, class V>
+Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);
+  const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
+  return detail::plan_mxm(stats, mxm_info<S, I, V>(n_cols, Accum::none(), desc), device,
+                          device_caps(), desc);
+}
+
+#define SPINDLE_INSTANTIATE_MXM_(S, I, V)                                               \
+  template void mxm<S, I, V>(DenseMatrix<S::value_type>&, Accum, S, const Graph<I, V>&, \
+                             const DenseMatrix<S::value_type>&, const Descriptor&);     \
+  template Plan plan_for_mxm<S, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&);
+SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXM_)
+
+}  // namespace spindle

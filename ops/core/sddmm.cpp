@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// Public sddmm: validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
+#include "spindle/ops/sddmm.hpp"
+
+#include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
+#include "ops/core/planner.hpp"
+#include "spindle/executor.hpp"
+#include "spindle/ops/detail/prologue.hpp"
+
+namespace spindle {
+namespace {
+
+template <class Sr, class I, class V>
+detail::SddmmInfo sddmm_info(std::int64_t k, Accum accum, const Descriptor& desc) {
+  detail::SddmmInfo info;
+  info.semiring = Sr::kind;
+  info.value = value_kind_of<typename Sr::value_type>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.k = k;
+  info.accum = accum.enabled;
+  info.transpose_b = desc.transpose_b;
+  return info;
+}
+
+}  // namespace
+
+template <class Sr, class I, class V>
+void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, const Graph<I, V>& S,
+           const DenseMatrix<typename Sr::value_type>& X,
+           const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc) {
+  if (!detail::sddmm_prologue<Sr>("sddmm", out, accum, S, X, Y, desc)) return;
+  const Device device = resolve_device(desc.device);
+  const Plan plan = detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(X.cols(), accum, desc),
+                                       device, device_caps(), desc);
+  log_plan(plan);
+  if (plan.device == Device::Cuda) {
+    detail::cuda::sddmm<Sr>(plan, out, accum, S, X, Y, desc.transpose_b);
+  } else {
+    detail::cpu::sddmm<Sr>(plan, out, accum, S, X, Y, desc.transpose_b);
+  }
+}
+
+template <class Sr, class I, class V>
+Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);
+  return detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(k, Accum::none(), desc), device,
+                            device_caps(), desc);
+}
+
+#define SPINDLE_INSTANTIATE_SDDMM_(Sr, I, V)                                                 \
+  template void sddmm<Sr, I, V>(std::vector<Sr::value_type>&, Accum, Sr, const Graph<I, V>&, \
+                                const DenseMatrix<Sr::value_type>&,                          \
+                                const DenseMatrix<Sr::value_type>&, const Descriptor&);      \
+  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&);
+SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_SDDMM_)
+
+}  // namespace spindle
