@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA planner's mxv decisions, checked on a CPU-only build with reference_hopper_caps():
+// graph statistics shaped like the benchmark's graph families go to the kernel family that won
+// there, forced kernels are honoured or fall back with a reason, and the planner is a pure
+// function of its inputs.
+#include <gtest/gtest.h>
+
+#include "ops/core/planner.hpp"
+
+namespace spindle {
+namespace {
+
+GraphStats stats(std::int64_t rows, std::int64_t nnz, double stdv, std::int64_t max_row,
+                 std::int64_t empty_rows) {
+  GraphStats s;
+  s.rows = rows;
+  s.cols = rows;
+  s.nnz = nnz;
+  s.avg_row = rows ? static_cast<double>(nnz) / rows : 0.0;
+  s.stdv_row = stdv;
+  s.max_row = max_row;
+  s.empty_rows = empty_rows;
+  return s;
+}
+
+// Shapes of the benchmark's graphs (generate_rmat / generate_uniform, edge factor 16).
+const GraphStats kRmat22 = stats(4194304, 65200000, 186.0, 98095, 1800000);
+const GraphStats kUniform22 = stats(4194304, 67100000, 4.0, 40, 0);
+const GraphStats kSmallMesh = stats(1138, 4054, 1.5, 18, 0);
+
+Plan plan(const GraphStats& s, detail::MxvInfo info = {}, Descriptor d = {}) {
+  return detail::plan_mxv_cuda(s, info, reference_hopper_caps(), d);
+}
+
+TEST(PlannerCuda, SendsSkewedRmatRowsToALoadBalancedKernel) {
+  const Plan p = plan(kRmat22);
+  EXPECT_EQ(p.device, Device::Cuda);
+  EXPECT_TRUE(p.mxv == MxvKernel::MergePath || p.mxv == MxvKernel::NnzSplitSegmented)
+      << p.describe();
+  EXPECT_GT(p.params.items_per_worker, 0);
+  EXPECT_FALSE(p.reason.empty());
+}
+
+TEST(PlannerCuda, SendsEvenRowsToSubwarpWithLanesNearTheAverageRowLength) {
+  const Plan p = plan(kUniform22);
+  EXPECT_EQ(p.mxv, MxvKernel::SubwarpPerRow) << p.describe();
+  EXPECT_GE(p.params.lanes_per_row, 4);
+  EXPECT_LE(p.params.lanes_per_row, 32);
+}
+
+TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
+  const Plan p = plan(kSmallMesh);
+  EXPECT_TRUE(p.mxv == MxvKernel::SubwarpPerRow || p.mxv == MxvKernel::RowPerThread)
+      << p.describe();
+}
+
+TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
+  int last = 0;
+  for (double avg : {1.0, 3.0, 6.0, 12.0, 24.0, 48.0, 100.0}) {
+    const auto n = std::int64_t{100000};
+    const Plan p = plan(stats(n, static_cast<std::int64_t>(avg * n), 0.1 * avg,
+                              static_cast<std::int64_t>(avg * 1.5) + 1, 0));
+    ASSERT_EQ(p.mxv, MxvKernel::SubwarpPerRow) << p.describe();
+    EXPECT_GE(p.params.lanes_per_row, last);
+    last = p.params.lanes_per_row;
+  }
+  EXPECT_EQ(last, 32);
+}
+
+TEST(PlannerCuda, ForcedKernelRunsAndAnImpossibleForceFallsBackWithAReason) {
+  Descriptor d;
+  d.force(MxvKernel::RowPerThread);
+  const Plan forced = plan(kRmat22, {}, d);
+  EXPECT_EQ(forced.mxv, MxvKernel::RowPerThread);
+  EXPECT_TRUE(forced.forced);
+
+  detail::MxvInfo minplus;
+  minplus.semiring = SemiringKind::MinPlus;
+  d.force(MxvKernel::Cusparse);
+  const Plan fallback = plan(kRmat22, minplus, d);
+  EXPECT_NE(fallback.mxv, MxvKernel::Cusparse);
+  EXPECT_FALSE(fallback.forced);
+  EXPECT_NE(fallback.reason.find("cannot run"), std::string::npos) << fallback.reason;
+
+  d.force(MxvKernel::Cusparse);
+  const Plan cus = plan(kRmat22, {}, d);
+  EXPECT_EQ(cus.mxv, MxvKernel::Cusparse);
+}
+
+TEST(PlannerCuda, IsAPureFunctionOfItsInputs) {
+  for (const GraphStats& s : {kRmat22, kUniform22, kSmallMesh}) {
+    const Plan a = plan(s), b = plan(s);
+    EXPECT_EQ(a.describe(), b.describe());
+  }
+}
+
+TEST(PlannerCuda, VxmPlansSayTheyPullOverTheTranspose) {
+  detail::MxvInfo info;
+  info.op = OpKind::Vxm;
+  const Plan p = plan(kRmat22, info);
+  EXPECT_EQ(p.op, OpKind::Vxm);
+  EXPECT_NE(p.reason.find("transpose"), std::string::npos) << p.reason;
+}
+
+}  // namespace
+}  // namespace spindle
