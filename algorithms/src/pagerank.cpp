@@ -101,6 +101,12 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
       throw InvalidArgument("pagerank: weighted PageRank needs non-negative edge values, found " +
                             std::to_string(static_cast<double>(smallest)));
     }
+    // min ignores NaN (docs/numerics.md), so NaN / Inf weights show up in the out-weight sums.
+    if (!std::isfinite(reduce(MonoidKind::Plus, deg, desc))) {
+      throw InvalidArgument(
+          "pagerank: weighted PageRank needs finite edge values, found NaN or Inf (or out-weights "
+          "that overflow)");
+    }
   }
   // α / outdeg: folding α into the scaling saves a pass per iteration; rows summing to 0 get 0.
   Vector<T> inv(n);
