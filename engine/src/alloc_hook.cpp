@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The allocation check every engine allocation calls, the OutOfMemory wording, and the debug
 // hook that makes the n-th allocation fail (see spindle/debug/allocation.hpp).
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -90,6 +91,18 @@ std::uint64_t host_available_bytes() noexcept {
   const long page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+}
+
+std::uint64_t host_total_bytes() noexcept {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return 0;
+  const std::uint64_t unit = info.mem_unit ? info.mem_unit : 1;
+  return (static_cast<std::uint64_t>(info.totalram) + info.totalswap) * unit;
+}
+
+void check_host_capacity(std::uint64_t bytes, const char* where) {
+  const std::uint64_t total = host_total_bytes();
+  if (total != 0 && bytes > total) throw_host_out_of_memory(bytes, where);
 }
 
 std::string out_of_memory_message(std::uint64_t need, std::uint64_t free_bytes, const char* where,

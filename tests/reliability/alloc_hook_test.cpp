@@ -208,6 +208,24 @@ TEST(Workspace, ImpossibleSizeThrowsOutOfMemoryWithNumbersNotBadAlloc) {
   }
 }
 
+TEST(Workspace, RequestLargerThanHostMemoryPlusSwapIsRefusedBeforeAllocating) {
+  // With overcommit such a request might "succeed" and be OOM-killed later; under ASan it would
+  // abort. It must be an OutOfMemory with the numbers, before any allocation.
+  const std::uint64_t total = detail::host_total_bytes();
+  ASSERT_GT(total, 0u);
+  const std::size_t n = static_cast<std::size_t>(total / sizeof(double)) * 2;
+  try {
+    auto w = detail::workspace<double>(n, "oversized workspace");
+    FAIL() << "allocated " << w.size() << " doubles";
+  } catch (const OutOfMemory& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("oversized workspace: needs " + detail::format_bytes(n * sizeof(double))),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("free on the host"), std::string::npos) << m;
+  }
+}
+
 TEST_F(AllocHook, WorkspaceGoesThroughTheHookAndLeavesTargetUntouched) {
   std::vector<int> v{1, 2, 3};
   debug::fail_nth_allocation(1);

@@ -66,11 +66,24 @@ std::uint64_t bytes_of(std::size_t n) noexcept {
   return n > max_n ? static_cast<std::uint64_t>(-1) : static_cast<std::uint64_t>(n) * sizeof(T);
 }
 
-/// Runs `allocate()` (which allocates about `bytes` on the host) after check_allocation, and
-/// turns std::bad_alloc / std::length_error into OutOfMemory with the numbers.
+/// Bytes of physical memory plus swap of the host (sysinfo); 0 when unknown.
+std::uint64_t host_total_bytes() noexcept;
+
+/// Requests at least this large are compared with host_total_bytes() before allocating.
+inline constexpr std::uint64_t kHostCapacityCheckBytes = std::uint64_t{1} << 30;
+
+/// Throws OutOfMemory when `bytes` exceeds the host's physical memory plus swap: such a request
+/// can never be met, and with memory overcommit the allocation itself might "succeed" and leave
+/// the process to the OOM killer when the pages are touched.
+void check_host_capacity(std::uint64_t bytes, const char* where);
+
+/// Runs `allocate()` (which allocates about `bytes` on the host) after check_allocation and,
+/// for large requests, check_host_capacity; turns std::bad_alloc / std::length_error into
+/// OutOfMemory with the numbers.
 template <class F>
 decltype(auto) host_allocation(std::uint64_t bytes, const char* where, F&& allocate) {
   check_allocation(static_cast<std::size_t>(bytes), where, MemorySpace::Host);
+  if (bytes >= kHostCapacityCheckBytes) check_host_capacity(bytes, where);
   try {
     return allocate();
   } catch (const std::bad_alloc&) {
