@@ -52,6 +52,7 @@ struct Options {
   std::string json;
   std::string plan_cache;
   bool quick = false;
+  bool extra = true;
 };
 
 struct Config {
@@ -82,7 +83,7 @@ void usage() {
   std::fprintf(stderr,
                "usage: spindle_bench_mxv [--rmat LO-HI|none] [--uniform LO-HI|none] "
                "[--edge-factor N] [--data DIR|--no-data] [--reps N] [--double] [--json FILE] "
-               "[--plan-cache FILE] [--quick]\n");
+               "[--plan-cache FILE] [--quick] [--no-extra]\n");
 }
 
 bool parse_range(const std::string& s, int& lo, int& hi) {
@@ -136,6 +137,8 @@ Options parse(int argc, char** argv) {
       o.plan_cache = next();
     } else if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--no-extra") {
+      o.extra = false;
     } else {
       usage();
       std::exit(2);
@@ -144,20 +147,29 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+std::string label_of(const Plan& p) {
+  std::string l = to_string(p.mxv);
+  if (p.params.lanes_per_row) l += "/" + std::to_string(p.params.lanes_per_row);
+  if (p.params.items_per_worker) l += "/" + std::to_string(p.params.items_per_worker);
+  if (p.params.tile == 1) l += "+relabel";
+  if (p.params.tile == 2) l += "+hot" + std::to_string(p.params.oversubscription == 2 ? 2 : 1);
+  return l;
+}
+
 std::vector<Config> sweep(bool quick) {
   std::vector<Config> c;
-  auto add = [&](MxvKernel k, int lanes, std::int64_t items) {
+  auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0, int per_sm = 0) {
     Config x;
     x.kernel = to_string(k);
-    x.label = x.kernel;
-    if (lanes) x.label += "/" + std::to_string(lanes);
-    if (items) x.label += "/" + std::to_string(items);
     x.plan.op = OpKind::Mxv;
     x.plan.device = Device::Cuda;
     x.plan.mxv = k;
     x.plan.params.lanes_per_row = lanes;
     x.plan.params.items_per_worker = items;
+    x.plan.params.tile = relabel;
+    x.plan.params.oversubscription = per_sm;
     x.plan.forced = true;
+    x.label = label_of(x.plan);
     c.push_back(x);
   };
   add(MxvKernel::RowPerThread, 0, 0);
@@ -171,6 +183,13 @@ std::vector<Config> sweep(bool quick) {
   for (int k : quick ? std::vector<int>{8} : std::vector<int>{4, 6, 8, 10, 12, 16}) {
     add(MxvKernel::MergePath, 0, k);
   }
+  // The same kernels over columns relabelled by in-degree (tile = 1, mxv_entry.cuh).
+  for (int l : {8, 32}) add(MxvKernel::SubwarpPerRow, l, 0, 1);
+  for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 1);
+  add(MxvKernel::MergePath, 0, 6, 1);
+  // nnz_split with the hottest entries of u in shared memory (tile = 2), 1 or 2 blocks per SM.
+  for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 2, 1);
+  add(MxvKernel::NnzSplitSegmented, 0, 1024, 2, 2);
   return c;
 }
 
@@ -288,9 +307,7 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
     info.matrix_value = value_kind_of<T>();
     const Plan p = detail::plan_mxv_cuda(r.stats, info, device_caps(), Descriptor{});
     r.planner_reason = p.reason;
-    std::string label = to_string(p.mxv);
-    if (p.params.lanes_per_row) label += "/" + std::to_string(p.params.lanes_per_row);
-    if (p.params.items_per_worker) label += "/" + std::to_string(p.params.items_per_worker);
+    const std::string label = label_of(p);
     Plan forced = p;
     forced.forced = true;
     r.planner = measure(label, to_string(p.mxv), forced);
@@ -300,11 +317,7 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
     TuneOptions topt;
     topt.plan_cache = o.plan_cache;
     const TuneResult t = tune_mxv<S>(A, topt);
-    std::string label = to_string(t.best.mxv);
-    if (t.best.params.lanes_per_row) label += "/" + std::to_string(t.best.params.lanes_per_row);
-    if (t.best.params.items_per_worker) {
-      label += "/" + std::to_string(t.best.params.items_per_worker);
-    }
+    const std::string label = label_of(t.best);
     r.tuned_label = label + (t.from_cache ? " (cached)" : "");
     Plan forced = t.best;
     forced.forced = true;
@@ -325,8 +338,8 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
         SPINDLE_CUDA_CHECK(cudaMemsetAsync(yb.get(), 0xFF, yb.bytes(), ctx.stream));
         sp.run();
         std::vector<T> host(static_cast<std::size_t>(n));
-        SPINDLE_CUDA_CHECK(cudaMemcpyAsync(host.data(), yb.get(), yb.bytes(),
-                                           cudaMemcpyDeviceToHost, ctx.stream));
+        SPINDLE_CUDA_CHECK(
+            cudaMemcpyAsync(host.data(), yb.get(), yb.bytes(), cudaMemcpyDeviceToHost, ctx.stream));
         ctx.synchronize();
         // cuSPARSE writes 0 for empty rows, which Spindle leaves absent.
         Vector<T> y(std::move(host));
@@ -382,9 +395,10 @@ std::string jstr(const std::string& s) {
 
 std::string jmeasured(const Measured& m, double bytes) {
   std::ostringstream s;
-  s << "{\"label\":" << jstr(m.label) << ",\"kernel\":" << jstr(m.kernel) << ",\"ok\":"
-    << (m.ok ? "true" : "false") << ",\"ms\":" << m.ms << ",\"gbps\":"
-    << (m.ok && m.ms > 0 ? bytes / (m.ms * 1e6) : 0.0) << ",\"error\":" << jstr(m.error) << "}";
+  s << "{\"label\":" << jstr(m.label) << ",\"kernel\":" << jstr(m.kernel)
+    << ",\"ok\":" << (m.ok ? "true" : "false") << ",\"ms\":" << m.ms
+    << ",\"gbps\":" << (m.ok && m.ms > 0 ? bytes / (m.ms * 1e6) : 0.0)
+    << ",\"error\":" << jstr(m.error) << "}";
   return s.str();
 }
 
@@ -392,17 +406,16 @@ void write_json(const std::vector<GraphResult>& all, const Options& o);
 
 void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
   const DeviceCaps& caps = device_caps();
-  std::printf("\nspindle_bench_mxv on %s (%d SMs, L2 %lld MB), %s plus_times, int32, "
-              "median of %d runs\n",
-              caps.name.c_str(), caps.sm_count, static_cast<long long>(caps.l2_bytes >> 20),
-              o.use_double ? "fp64" : "fp32", o.reps);
-  std::printf("%-22s %9s %10s %6s %7s | %8s %8s %8s %8s | %8s %8s | %-26s %8s %6s | %-22s %6s | "
-              "%6s %6s\n",
-              "graph", "n", "nnz", "avg", "sd/avg", "row/thr", "subwarp", "nnzsplit", "merge",
-              "cus_def", "cus_alg2", "planner pick", "ms", "x cus", "tuned pick", "x cus",
-              "GB/s", "fixup");
-  double log_sum = 0, log_sum_tuned = 0, min_ratio = 1e30, plan_loss_sum = 0, plan_loss_max = 0;
-  int counted = 0;
+  std::printf(
+      "\nspindle_bench_mxv on %s (%d SMs, L2 %lld MB), %s plus_times, int32, "
+      "median of %d runs\n",
+      caps.name.c_str(), caps.sm_count, static_cast<long long>(caps.l2_bytes >> 20),
+      o.use_double ? "fp64" : "fp32", o.reps);
+  std::printf(
+      "%-22s %9s %10s %6s %7s | %8s %8s %8s %8s | %8s %8s | %-26s %8s %6s | %-22s %6s | "
+      "%6s %6s\n",
+      "graph", "n", "nnz", "avg", "sd/avg", "row/thr", "subwarp", "nnzsplit", "merge", "cus_def",
+      "cus_alg2", "planner pick", "ms", "x cus", "tuned pick", "x cus", "GB/s", "fixup");
   for (const GraphResult& r : all) {
     const double cus = best_cusparse(r);
     auto ms_of = [&](const std::string& k) {
@@ -412,41 +425,52 @@ void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
     const double pr = r.planner.ok && cus > 0 ? cus / r.planner.ms : 0;
     const double tr = r.tuned.ok && cus > 0 ? cus / r.tuned.ms : 0;
     const Measured* bo = best_ours(r);
-    std::printf("%-22s %9lld %10lld %6.1f %7.2f | %8.4f %8.4f %8.4f %8.4f | %8.4f %8.4f | %-26s "
-                "%8.4f %6.2f | %-22s %6.2f | %6.0f %6.4f\n",
-                r.name.c_str(), static_cast<long long>(r.stats.rows),
-                static_cast<long long>(r.stats.nnz), r.stats.avg_row, r.stats.imbalance(),
-                ms_of("row_per_thread"), ms_of("subwarp_per_row"), ms_of("nnz_split_segmented"),
-                ms_of("merge_path"), r.cus_default.ok ? r.cus_default.ms : 0.0,
-                r.cus_alg2.ok ? r.cus_alg2.ms : 0.0, r.planner.label.c_str(), r.planner.ms, pr,
-                r.tuned_label.c_str(), tr,
-                r.planner.ok && r.planner.ms > 0 ? r.bytes / (r.planner.ms * 1e6) : 0.0,
-                r.fixup_ms);
-    if (pr > 0 && tr > 0 && bo) {
-      log_sum += std::log(pr);
-      log_sum_tuned += std::log(tr);
-      min_ratio = std::min(min_ratio, pr);
-      const double loss = r.planner.ms / bo->ms - 1.0;
-      plan_loss_sum += loss;
-      plan_loss_max = std::max(plan_loss_max, r.planner.ms / bo->ms);
-      ++counted;
-    }
+    std::printf(
+        "%-22s %9lld %10lld %6.1f %7.2f | %8.4f %8.4f %8.4f %8.4f | %8.4f %8.4f | %-26s "
+        "%8.4f %6.2f | %-22s %6.2f | %6.0f %6.4f\n",
+        r.name.c_str(), static_cast<long long>(r.stats.rows), static_cast<long long>(r.stats.nnz),
+        r.stats.avg_row, r.stats.imbalance(), ms_of("row_per_thread"), ms_of("subwarp_per_row"),
+        ms_of("nnz_split_segmented"), ms_of("merge_path"),
+        r.cus_default.ok ? r.cus_default.ms : 0.0, r.cus_alg2.ok ? r.cus_alg2.ms : 0.0,
+        r.planner.label.c_str(), r.planner.ms, pr, r.tuned_label.c_str(), tr,
+        r.planner.ok && r.planner.ms > 0 ? r.bytes / (r.planner.ms * 1e6) : 0.0, r.fixup_ms);
+    (void)bo;
     for (const Measured& m : r.runs) {
-      if (!m.ok) std::printf("  FAILED %s on %s: %s\n", m.label.c_str(), r.name.c_str(),
-                             m.error.c_str());
+      if (!m.ok)
+        std::printf("  FAILED %s on %s: %s\n", m.label.c_str(), r.name.c_str(), m.error.c_str());
     }
     for (const Measured* m : {&r.cus_default, &r.cus_alg2, &r.planner, &r.tuned}) {
-      if (!m->ok) std::printf("  FAILED %s on %s: %s\n", m->label.c_str(), r.name.c_str(),
-                              m->error.c_str());
+      if (!m->ok)
+        std::printf("  FAILED %s on %s: %s\n", m->label.c_str(), r.name.c_str(), m->error.c_str());
     }
   }
-  if (counted > 0) {
-    std::printf("\nplanner pick vs best cuSPARSE: geomean %.3fx, min %.3fx over %d graphs; tuned "
-                "pick geomean %.3fx\n",
-                std::exp(log_sum / counted), min_ratio, counted,
-                std::exp(log_sum_tuned / counted));
-    std::printf("planner pick vs best of our kernels: %.1f%% slower on average, worst %.3fx\n",
-                100.0 * plan_loss_sum / counted, plan_loss_max);
+  // Summaries: the suite of the bars (edge factor 16 + real graphs), then every graph.
+  for (int pass = 0; pass < 2; ++pass) {
+    double log_sum = 0, log_sum_tuned = 0, log_best = 0, min_ratio = 1e30, loss_sum = 0,
+           loss_max = 0;
+    int counted = 0;
+    for (const GraphResult& r : all) {
+      if (pass == 0 && r.family.find("-ef") != std::string::npos) continue;
+      const double cus = best_cusparse(r);
+      const Measured* bo = best_ours(r);
+      if (!(cus > 0 && r.planner.ok && r.tuned.ok && bo)) continue;
+      log_sum += std::log(cus / r.planner.ms);
+      log_sum_tuned += std::log(cus / r.tuned.ms);
+      log_best += std::log(cus / bo->ms);
+      min_ratio = std::min(min_ratio, cus / r.planner.ms);
+      loss_sum += r.planner.ms / bo->ms - 1.0;
+      loss_max = std::max(loss_max, r.planner.ms / bo->ms);
+      ++counted;
+    }
+    if (counted == 0) continue;
+    std::printf(
+        "\n%s (%d graphs): planner pick vs best cuSPARSE geomean %.3fx, min %.3fx; tuned "
+        "pick %.3fx; best of ours %.3fx\n",
+        pass == 0 ? "suite (edge factor 16 + real graphs)" : "all graphs", counted,
+        std::exp(log_sum / counted), min_ratio, std::exp(log_sum_tuned / counted),
+        std::exp(log_best / counted));
+    std::printf("  planner pick vs best of our kernels: %.1f%% slower on average, worst %.3fx\n",
+                100.0 * loss_sum / counted, loss_max);
   }
   write_json(all, o);
 }
@@ -455,8 +479,9 @@ void write_json(const std::vector<GraphResult>& all, const Options& o) {
   if (o.json.empty()) return;
   const DeviceCaps& caps = device_caps();
   std::ofstream out(o.json);
-  out << "{\"device\":" << jstr(caps.name) << ",\"value_type\":"
-      << jstr(o.use_double ? "double" : "float") << ",\"reps\":" << o.reps << ",\"graphs\":[";
+  out << "{\"device\":" << jstr(caps.name)
+      << ",\"value_type\":" << jstr(o.use_double ? "double" : "float") << ",\"reps\":" << o.reps
+      << ",\"graphs\":[";
   for (std::size_t g = 0; g < all.size(); ++g) {
     const GraphResult& r = all[g];
     out << (g ? "," : "") << "{\"name\":" << jstr(r.name) << ",\"family\":" << jstr(r.family)
@@ -469,6 +494,7 @@ void write_json(const std::vector<GraphResult>& all, const Options& o) {
         << ",\"cusparse_default\":" << jmeasured(r.cus_default, r.bytes)
         << ",\"cusparse_csr_alg2\":" << jmeasured(r.cus_alg2, r.bytes)
         << ",\"nnz_split_best_ms\":" << r.nnz_split_best_ms << ",\"carry_fixup_ms\":" << r.fixup_ms
+
         << ",\"runs\":[";
     for (std::size_t i = 0; i < r.runs.size(); ++i) {
       out << (i ? "," : "") << jmeasured(r.runs[i], r.bytes);
@@ -483,8 +509,7 @@ int run(const Options& o) {
   std::vector<GraphResult> all;
   auto t0 = std::chrono::steady_clock::now();
   auto stamp = [&](const std::string& what) {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "[%7.1fs] %s\n", s, what.c_str());
   };
   auto generated = [&](const char* fam, int scale) {
@@ -504,9 +529,30 @@ int run(const Options& o) {
   };
   for (int s = o.rmat_lo; s <= o.rmat_hi; ++s) generated("rmat", s);
   for (int s = o.uni_lo; s <= o.uni_hi; ++s) generated("uniform", s);
+  if (o.extra) {
+    // Shapes outside the edge-factor-16 suite, for the planner's thresholds: row-dominated
+    // graphs (edge factor 2: ~2 entries per row, many empty rows) and long even rows (64).
+    Options e = o;
+    e.edge_factor = 2;
+    auto gen = [&](const char* fam, int scale, const Options& oo, const std::string& suffix) {
+      Coo<I> coo = std::string(fam) == "rmat" ? generate_rmat<I>(scale, oo.edge_factor, 42)
+                                              : generate_uniform<I>(scale, oo.edge_factor, 42);
+      BuildOptions b;
+      b.duplicates = DuplicatePolicy::Collapse;
+      const auto A = with_random_values<T>(build_graph<I, Pattern>(std::move(coo), b), 5);
+      const std::string name = std::string(fam) + "-" + std::to_string(scale) + suffix;
+      all.push_back(run_graph<T>(name, std::string(fam) + suffix, A, o));
+      write_json(all, o);
+      stamp("measured " + name);
+    };
+    gen("rmat", 22, e, "-ef2");
+    gen("uniform", 22, e, "-ef2");
+    e.edge_factor = 64;
+    gen("uniform", 19, e, "-ef64");
+  }
   if (!o.no_data && !o.data_dir.empty()) {
-    const char* const files[] = {"1138_bus.mtx", "bcsstk13.mtx",   "cryg2500.mtx",
-                                 "jagmesh7.mtx", "as20graph.txt",  "email-Eu-core.csv",
+    const char* const files[] = {"1138_bus.mtx",          "bcsstk13.mtx",   "cryg2500.mtx",
+                                 "jagmesh7.mtx",          "as20graph.txt",  "email-Eu-core.csv",
                                  "C-elegans-frontal.txt", "chesapeake.mtx", "lp_afiro.mtx"};
     for (const char* f : files) {
       const std::string path = o.data_dir + "/graphs/" + f;

@@ -12,6 +12,9 @@ BIN=${BIN:-build/cuda/bin}
 OUT=${OUT:-/tmp/spindle-gpu}
 mkdir -p "$OUT"
 SAN_FILTER=${SAN_FILTER:-'MxvCuda.EveryKernelMatchesCpuOnPowerLawRows:MxvCuda.EveryKernelMatchesCpuOnLongRunsOfEmptyRows:MxvCuda.EveryKernelMatchesCpuWhenOneRowSpansManyChunks:MxvCuda.EveryKernelMatchesCpuOnOneRowLongerThanABlock:MxvCuda.CusparseMatchesCpuForPlusTimes:VectorOpsCuda.ReductionsMatchCpuAndAreBitIdenticalRunToRun:CudaResidency.*'}
+# racecheck skips the cuSPARSE comparison: cuSPARSE's own csrmv kernel reports shared-memory
+# hazards under racecheck (seen on CUDA 13.0), which are not Spindle's to fix.
+RACE_FILTER=${RACE_FILTER:-"${SAN_FILTER}-MxvCuda.CusparseMatchesCpuForPlusTimes"}
 SAN_LIMIT=${SAN_LIMIT:-150}
 BENCH_LIMIT=${BENCH_LIMIT:-330}
 
@@ -28,8 +31,10 @@ fi
 if [[ "${SKIP_SANITIZER:-0}" != 1 ]]; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
+    filter=$SAN_FILTER
+    [[ $tool == racecheck ]] && filter=$RACE_FILTER
     timeout "$SAN_LIMIT" compute-sanitizer --tool "$tool" --print-limit 20 \
-      "$BIN/spindle_cuda_tests" --gtest_filter="$SAN_FILTER" > "$OUT/$tool.log" 2>&1
+      "$BIN/spindle_cuda_tests" --gtest_filter="$filter" > "$OUT/$tool.log" 2>&1
     echo "$tool exit $?"
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) " "$OUT/$tool.log" | tail -4
   done

@@ -5,9 +5,9 @@
 //
 // Starting point: Ginkgo's Alg. 2 (seed 002: load balancing above 1e6 rows or when a row is
 // longer than 64) and dgSPARSE's rules (seed 000 §2.2: balance when stdv_row / avg_row is high;
-// short rows waste the lanes of a warp-per-row kernel). PROVISIONAL: the thresholds below are
-// still the seeds' rules adapted to our kernels; they are replaced by measured values (with the
-// measurement named on each) once apps/bench/mxv_bench.cpp has run on the GPU.
+// short rows waste the lanes of a warp-per-row kernel), then set from our measurements:
+// apps/bench/mxv_bench.cpp on an NVIDIA H200 (fp32 plus_times, int32, medians of 30 runs; the
+// tables are in apps/bench/MXV_RESULTS.md). Each constant names the measurement behind it.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -18,25 +18,45 @@
 namespace spindle::detail {
 namespace {
 
-// --- Thresholds (see the comment on each for the measurement behind it) ----------------------
+// --- Thresholds -------------------------------------------------------------------------------
 
-// Balanced rows (dgSPARSE's stdv/avg test) with no long row run subwarp_per_row.
-constexpr double kBalancedImbalance = 1.0;  // stdv_row / avg_row
-// Ginkgo Alg. 2's long-row test: a row longer than this stalls its warp in a row-based kernel.
+// Rows even enough for a row kernel (dgSPARSE's stdv/avg test). Measured: uniform graphs
+// (stdv/avg 0.25) ran fastest on subwarp_per_row at every scale 18-23 (5-20% ahead of
+// nnz_split / merge_path); R-MAT (stdv/avg 7-14) ran 2-3x slower on subwarp than on nnz_split.
+constexpr double kBalancedImbalance = 1.0;
+// Ginkgo Alg. 2's long-row test: one row this long stalls its warp in a row kernel.
 constexpr std::int64_t kLongRow = 1024;
-// merge_path instead of nnz_split when rows are many compared to entries: nnz_split walks the
-// rows of a chunk 32 per step, so chunks covering long runs of empty / one-entry rows are slow,
-// while merge path gives every thread the same rows + entries.
-constexpr double kMergeEmptyFraction = 0.05;
+// Below this many entries a call takes a few microseconds whatever the kernel (launch-bound):
+// the real graphs of the data folder (<= 84k entries) ran 4.1-4.7 us on subwarp_per_row, but
+// 7-13 us on nnz_split / merge_path, which launch a second (fix-up) kernel. A long row is then
+// handled by 32 lanes (as20graph: max row 1459, subwarp/32 10.5 us vs nnz_split/256 13.0 us).
+constexpr std::int64_t kSmallNnz = 1 << 17;
+// nnz_split chunk (entries per warp): 512 was best on R-MAT scale 18-20 (< 1.6e7 entries),
+// 1024 on scales 21-23 (2048 within 1%).
+constexpr std::int64_t kSmallChunkBelowNnz = 10000000;
+constexpr std::int64_t kChunkSmall = 512;
+constexpr std::int64_t kChunkLarge = 1024;
+// Column relabelling by in-degree with the hottest entries of u staged in shared memory
+// (nnz_split's hot variant), for large skewed graphs. Relabelling alone gained nothing on R-MAT
+// (within +-3% of the plain kernels at every scale: L1 hits cost as many passes as misses for a
+// divergent gather); the shared-memory stage is what cuts the gather cost. The planner sees row
+// statistics only, so the row imbalance stands in for the column skew (true for R-MAT, whose in-
+// and out-degree distributions match); tuning mode tries both.
+constexpr double kRelabelImbalance = 2.0;
+constexpr std::int64_t kHotMinNnz = 1 << 22;
+// merge_path for skewed graphs with few entries per row (rows + entries balanced per thread):
+// never the fastest on the edge-factor-16 suite, but on R-MAT scale 22 with edge factor 2 (avg
+// 2.0, 70% empty rows) merge_path/6 ran 5% ahead of the best nnz_split.
 constexpr double kMergeMaxAvgRow = 4.0;
-// Below this many entries a call is launch-bound (a few microseconds whatever the kernel): pick
-// the single-launch kernel (no fix-up pass).
-constexpr std::int64_t kTinyNnz = 1 << 16;
-// Launch parameters.
-constexpr std::int64_t kNnzSplitChunk = 1024;  // entries per warp
-constexpr int kMergeItemsFloat = 8;            // merge-path items per thread, 4-byte values
-constexpr int kMergeItemsDouble = 6;           // 8-byte values: less shared memory per tile
+// Even rows this short run one thread per row: uniform scale 22, edge factor 2 (avg 2.0) ran
+// 14% faster on row_per_thread than on subwarp/2 or merge_path.
+constexpr double kRowPerThreadMaxAvg = 3.0;
+// merge_path items per thread: 6 best on R-MAT scale 21-23 (8 was 3-14% slower), within 5% below.
+constexpr int kMergeItems = 6;
 constexpr int kDefaultBlockThreads = 256;
+// LaunchParams::tile value that relabels columns and stages the hottest entries of u in shared
+// memory for nnz_split (ops/cuda/mxv/mxv_entry.cuh).
+constexpr int kRelabelHotShared = 2;
 
 std::string fmt(double v) {
   char buf[32];
@@ -52,11 +72,13 @@ Plan base(OpKind op) {
   return p;
 }
 
-// Lanes per row for subwarp_per_row: the power of two nearest to the average row length, so
-// most rows take one or two loads per lane (2..32).
-int lanes_for(double avg_row) {
+// Lanes per row for subwarp_per_row: the power of two at least half the average row (two
+// entries per lane: uniform avg 16 ran best with 8 lanes, 4-7% ahead of 4 and 16), 32 when rows
+// are skewed (the long rows dominate: email-Eu-core, as20graph).
+int lanes_for(const GraphStats& s) {
+  if (s.imbalance() > kBalancedImbalance) return 32;
   int lanes = 2;
-  while (lanes < 32 && lanes * 1.5 < avg_row) lanes *= 2;
+  while (lanes < 32 && lanes * 2 < s.avg_row) lanes *= 2;
   return lanes;
 }
 
@@ -85,36 +107,43 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   (void)caps;
   Plan p = base(info.op);
   const double imbalance = stats.imbalance();
-  const double empty_fraction =
-      stats.rows > 0 ? static_cast<double>(stats.empty_rows) / static_cast<double>(stats.rows)
-                     : 0.0;
-  const bool wide = info.value == ValueKind::Double;
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
                             ", max row " + std::to_string(stats.max_row);
-  if (stats.nnz < kTinyNnz && stats.max_row <= kLongRow) {
+  const bool plain = !info.masked && !info.accum && info.input_full;
+  if (stats.nnz < kSmallNnz && stats.max_row <= kLongRow) {
     p.mxv = MxvKernel::SubwarpPerRow;
-    p.params.lanes_per_row = lanes_for(stats.avg_row);
-    p.reason = "small (" + std::to_string(stats.nnz) + " entries): one launch, " +
+    p.params.lanes_per_row = lanes_for(stats);
+    p.reason = "small (" + std::to_string(stats.nnz) + " entries, launch-bound): one kernel, " +
                std::to_string(p.params.lanes_per_row) + " lanes per row; " + shape;
   } else if (info.masked && !info.mask_complemented && stats.max_row <= kLongRow) {
     // A mask lets row kernels skip unselected rows entirely; balanced kernels compute them all.
     p.mxv = MxvKernel::SubwarpPerRow;
-    p.params.lanes_per_row = lanes_for(stats.avg_row);
+    p.params.lanes_per_row = lanes_for(stats);
     p.reason = "masked: a row kernel skips unselected rows; " + shape;
+  } else if (imbalance <= kBalancedImbalance && stats.max_row <= kLongRow &&
+             stats.avg_row < kRowPerThreadMaxAvg) {
+    p.mxv = MxvKernel::RowPerThread;
+    p.reason = "even, very short rows (avg < " + fmt(kRowPerThreadMaxAvg) +
+               "): one thread per row; " + shape;
   } else if (imbalance <= kBalancedImbalance && stats.max_row <= kLongRow) {
     p.mxv = MxvKernel::SubwarpPerRow;
-    p.params.lanes_per_row = lanes_for(stats.avg_row);
-    p.reason = "balanced rows (stdv/avg <= " + fmt(kBalancedImbalance) +
+    p.params.lanes_per_row = lanes_for(stats);
+    p.reason = "even rows (stdv/avg <= " + fmt(kBalancedImbalance) +
                "): " + std::to_string(p.params.lanes_per_row) + " lanes per row; " + shape;
-  } else if (empty_fraction > kMergeEmptyFraction || stats.avg_row < kMergeMaxAvgRow) {
+  } else if (stats.avg_row < kMergeMaxAvgRow) {
     p.mxv = MxvKernel::MergePath;
-    p.params.items_per_worker = wide ? kMergeItemsDouble : kMergeItemsFloat;
-    p.reason = "skewed rows with " + fmt(100.0 * empty_fraction) +
-               "% empty rows: merge path balances rows + entries; " + shape;
+    p.params.items_per_worker = kMergeItems;
+    p.reason = "skewed, short rows: merge path balances rows + entries; " + shape;
   } else {
     p.mxv = MxvKernel::NnzSplitSegmented;
-    p.params.items_per_worker = kNnzSplitChunk;
-    p.reason = "skewed rows, few empty: fixed nnz chunks per warp (VSR); " + shape;
+    p.params.items_per_worker = stats.nnz < kSmallChunkBelowNnz ? kChunkSmall : kChunkLarge;
+    p.reason = "skewed rows: fixed chunks of " + std::to_string(p.params.items_per_worker) +
+               " entries per warp (VSR); " + shape;
+  }
+  if (plain && p.mxv == MxvKernel::NnzSplitSegmented && imbalance > kRelabelImbalance &&
+      stats.nnz >= kHotMinNnz) {
+    p.params.tile = kRelabelHotShared;
+    p.reason += "; columns relabelled by in-degree, the hottest entries of u in shared memory";
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;
   if (desc.mxv_kernel == MxvKernel::Auto) return p;

@@ -58,13 +58,14 @@ namespace {
 // The candidates: every kernel over the launch-parameter ranges our sweeps found relevant.
 std::vector<Plan> candidates() {
   std::vector<Plan> c;
-  auto add = [&](MxvKernel k, int lanes, std::int64_t items) {
+  auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0) {
     Plan p;
     p.op = OpKind::Mxv;
     p.device = Device::Cuda;
     p.mxv = k;
     p.params.lanes_per_row = lanes;
     p.params.items_per_worker = items;
+    p.params.tile = relabel;  // 1: columns relabelled by in-degree (mxv_entry.cuh)
     p.tuned = true;
     c.push_back(p);
   };
@@ -74,6 +75,10 @@ std::vector<Plan> candidates() {
     add(MxvKernel::NnzSplitSegmented, 0, chunk);
   }
   for (int k : {4, 6, 8, 10, 12, 16}) add(MxvKernel::MergePath, 0, k);
+  for (int lanes : {8, 32}) add(MxvKernel::SubwarpPerRow, lanes, 0, 1);
+  for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 1);
+  add(MxvKernel::MergePath, 0, 6, 1);
+  for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 2);
   return c;
 }
 
@@ -98,7 +103,7 @@ std::uint64_t hash_samples(std::uint64_t h, const std::vector<I>& v) {
   return h;
 }
 
-std::optional<Plan> parse_plan(const std::string& kernel, int lanes, std::int64_t items) {
+std::optional<Plan> parse_plan(const std::string& kernel, int lanes, std::int64_t items, int tile) {
   const auto k = parse_mxv_kernel(kernel);
   if (!k) return std::nullopt;
   Plan p;
@@ -107,6 +112,7 @@ std::optional<Plan> parse_plan(const std::string& kernel, int lanes, std::int64_
   p.mxv = *k;
   p.params.lanes_per_row = lanes;
   p.params.items_per_worker = items;
+  p.params.tile = tile;
   p.tuned = true;
   return p;
 }
@@ -125,7 +131,7 @@ std::map<std::string, std::string> read_cache_lines(const std::string& path) {
     std::string fp;
     if (!(ls >> fp)) {
       throw InvalidArgument(path + ":" + std::to_string(no) +
-                            ": expected '<fingerprint> <kernel> <lanes> <items> <ms>'");
+                            ": expected '<fingerprint> <kernel> <lanes> <items> <tile> <ms>'");
     }
     lines[fp] = line;
   }
@@ -135,13 +141,13 @@ std::map<std::string, std::string> read_cache_lines(const std::string& path) {
 std::optional<Plan> plan_from_line(const std::string& path, const std::string& line) {
   std::istringstream ls(line);
   std::string fp, kernel;
-  int lanes = 0;
+  int lanes = 0, tile = 0;
   std::int64_t items = 0;
   double ms = 0;
-  if (!(ls >> fp >> kernel >> lanes >> items >> ms)) {
+  if (!(ls >> fp >> kernel >> lanes >> items >> tile >> ms)) {
     throw InvalidArgument(path + ": malformed plan-cache line '" + line + "'");
   }
-  auto p = parse_plan(kernel, lanes, items);
+  auto p = parse_plan(kernel, lanes, items, tile);
   if (!p) throw InvalidArgument(path + ": unknown kernel '" + kernel + "' in the plan cache");
   p->reason = "tuned (plan cache " + path + ")";
   return p;
@@ -154,7 +160,7 @@ void write_cache(const std::string& path, std::map<std::string, std::string> lin
   {
     std::ofstream out(tmp, std::ios::trunc);
     if (!out) throw InvalidArgument("cannot write the plan cache " + tmp);
-    out << "# spindle mxv plan cache: <fingerprint> <kernel> <lanes> <items> <ms>\n";
+    out << "# spindle mxv plan cache: <fingerprint> <kernel> <lanes> <items> <tile> <ms>\n";
     for (const auto& kv : lines) out << kv.second << "\n";
     if (!out) throw InvalidArgument("cannot write the plan cache " + tmp);
   }
@@ -234,7 +240,8 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
     std::snprintf(ms, sizeof ms, "%.5f", best);
     const std::string line = r.fingerprint + " " + to_string(r.best.mxv) + " " +
                              std::to_string(r.best.params.lanes_per_row) + " " +
-                             std::to_string(r.best.params.items_per_worker) + " " + ms;
+                             std::to_string(r.best.params.items_per_worker) + " " +
+                             std::to_string(r.best.params.tile) + " " + ms;
     detail::cuda::write_cache(options.plan_cache, std::move(file_lines), r.fingerprint, line);
   }
   return r;

@@ -56,7 +56,7 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
 
 TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
   int last = 0;
-  for (double avg : {1.0, 3.0, 6.0, 12.0, 24.0, 48.0, 100.0}) {
+  for (double avg : {3.0, 6.0, 12.0, 24.0, 48.0, 100.0}) {
     const auto n = std::int64_t{100000};
     const Plan p = plan(stats(n, static_cast<std::int64_t>(avg * n), 0.1 * avg,
                               static_cast<std::int64_t>(avg * 1.5) + 1, 0));
@@ -65,6 +65,24 @@ TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
     last = p.params.lanes_per_row;
   }
   EXPECT_EQ(last, 32);
+}
+
+TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCalls) {
+  EXPECT_EQ(plan(kRmat22).params.tile, 2) << plan(kRmat22).describe();
+  EXPECT_EQ(plan(kUniform22).params.tile, 0);
+  detail::MxvInfo masked;
+  masked.masked = true;
+  EXPECT_EQ(plan(kRmat22, masked).params.tile, 0);
+  detail::MxvInfo sparse_input;
+  sparse_input.input_full = false;
+  EXPECT_EQ(plan(kRmat22, sparse_input).params.tile, 0);
+}
+
+TEST(PlannerCuda, SendsSkewedShortRowsToMergePathAndEvenShortRowsToRowPerThread) {
+  const Plan skewed = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));  // R-MAT, edge factor 2
+  EXPECT_EQ(skewed.mxv, MxvKernel::MergePath) << skewed.describe();
+  const Plan even = plan(stats(4194304, 8388606, 1.4, 14, 560000));  // uniform, edge factor 2
+  EXPECT_EQ(even.mxv, MxvKernel::RowPerThread) << even.describe();
 }
 
 TEST(PlannerCuda, ForcedKernelRunsAndAnImpossibleForceFallsBackWithAReason) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file carry_fixup_debug.hpp
-/// @brief Benchmark hook: skip the carry fix-up launch of the load-balanced mxv kernels, so the
+/// @brief Benchmark hooks: skip the carry fix-up launch of the load-balanced mxv kernels, so the
 /// benchmark can measure what determinism costs (results are wrong while it is on).
 
 namespace spindle::detail::cuda {

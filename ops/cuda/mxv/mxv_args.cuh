@@ -12,6 +12,7 @@
 /// never call constexpr host functions such as numeric_limits<T>::infinity().
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "engine/src/cuda/graph_device.hpp"
@@ -20,6 +21,16 @@
 #include "spindle/types.hpp"
 
 namespace spindle::detail::cuda {
+
+/// Cache policies of the mxv loads:
+///   0: plain read-only loads (__ldg) for everything;
+///   1: matrix arrays (column indices, values) streamed: no L1 allocation, evicted first in L2;
+///   2: as 1, and gathers of u kept longest in L2 (evict_last).
+/// A compile-time choice: selecting it at run time put a branch around every load, which kept the
+/// compiler from issuing a thread's loads together and cost 15% (subwarp) to 4x (row_per_thread,
+/// one long row) on the H200. Measured under that handicap the policies differed by at most 8%
+/// either way (apps/bench/MXV_RESULTS.md), so the plain loads stay.
+inline constexpr int kCacheHintsDefault = 0;
 
 template <class T, class I, class VV>
 struct MxvArgs {
@@ -31,6 +42,77 @@ struct MxvArgs {
   T terminal{};
 };
 
+/// L2 eviction policies (sm_80+; scalar loads take them as a cache-hint operand). Non-volatile
+/// asm: the compiler hoists the policy out of loops.
+__device__ __forceinline__ unsigned long long l2_policy_evict_first() {
+  unsigned long long p = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+#endif
+  return p;
+}
+__device__ __forceinline__ unsigned long long l2_policy_evict_last() {
+  unsigned long long p = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+#endif
+  return p;
+}
+
+/// Load of streamed data (read once): no L1 allocation, first out of L2.
+template <int kHints, class X>
+__device__ __forceinline__ X ld_stream(const X* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kHints >= 1) {
+    if constexpr (sizeof(X) == 4) {
+      unsigned r;
+      asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
+          : "=r"(r)
+          : "l"(p), "l"(l2_policy_evict_first()));
+      X x;
+      memcpy(&x, &r, 4);
+      return x;
+    } else if constexpr (sizeof(X) == 8) {
+      unsigned long long r;
+      asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b64 %0, [%1], %2;"
+          : "=l"(r)
+          : "l"(p), "l"(l2_policy_evict_first()));
+      X x;
+      memcpy(&x, &r, 8);
+      return x;
+    }
+  }
+#endif
+  return __ldg(p);
+}
+
+/// Gather of u (reused across rows): cached in L1, kept last in L2 with hints == 2.
+template <int kHints, class X>
+__device__ __forceinline__ X ld_gather(const X* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kHints >= 2) {
+    if constexpr (sizeof(X) == 4) {
+      unsigned r;
+      asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;"
+          : "=r"(r)
+          : "l"(p), "l"(l2_policy_evict_last()));
+      X x;
+      memcpy(&x, &r, 4);
+      return x;
+    } else if constexpr (sizeof(X) == 8) {
+      unsigned long long r;
+      asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;"
+          : "=l"(r)
+          : "l"(p), "l"(l2_policy_evict_last()));
+      X x;
+      memcpy(&x, &r, 8);
+      return x;
+    }
+  }
+#endif
+  return __ldg(p);
+}
+
 /// A(i,j) as T: the stored value, or 1 for pattern graphs.
 template <class T, class VV>
 __device__ __forceinline__ T matrix_value(const VV* values, std::int64_t k) {
@@ -39,23 +121,47 @@ __device__ __forceinline__ T matrix_value(const VV* values, std::int64_t k) {
     (void)k;
     return T(1);
   } else {
-    return __ldg(values + k);
+    return ld_stream<kCacheHintsDefault>(values + k);
   }
 }
 
+/// Where a kernel reads u(j): global memory, or (nnz_split's hot variant) shared memory for the
+/// first `hot` columns, which the column relabelling makes the most gathered ones.
+template <class T>
+struct GlobalGather {
+  const T* u;
+  __device__ __forceinline__ T operator()(std::int64_t j) const {
+    return ld_gather<kCacheHintsDefault>(u + j);
+  }
+};
+template <class T>
+struct HotGather {
+  const T* u;
+  const T* s_u;
+  std::int64_t hot;
+  __device__ __forceinline__ T operator()(std::int64_t j) const {
+    return j < hot ? s_u[j] : ld_gather<kCacheHintsDefault>(u + j);
+  }
+};
+
 /// mul(A(i,j), u(j)) for stored entry k; `present` says whether u(j) exists (always on the simple
 /// path). Absent inputs contribute the identity.
-template <class S, bool kGeneral, class T, class I, class VV>
+template <class S, bool kGeneral, class T, class I, class VV, class G>
 __device__ __forceinline__ T entry_product(const MxvArgs<T, I, VV>& a, std::int64_t k,
-                                           bool& present) {
-  const I j = __ldg(a.A.col_idx + k);
+                                           bool& present, const G& gather) {
+  const I j = ld_stream<kCacheHintsDefault>(a.A.col_idx + k);
   if constexpr (kGeneral) {
     present = a.u_present == nullptr || __ldg(a.u_present + j) != 0;
     if (!present) return a.identity;
   } else {
     present = true;
   }
-  return S::mul(matrix_value<T, VV>(a.A.values, k), __ldg(a.u + j));
+  return S::mul(matrix_value<T, VV>(a.A.values, k), gather(j));
+}
+template <class S, bool kGeneral, class T, class I, class VV>
+__device__ __forceinline__ T entry_product(const MxvArgs<T, I, VV>& a, std::int64_t k,
+                                           bool& present) {
+  return entry_product<S, kGeneral>(a, k, present, GlobalGather<T>{a.u});
 }
 
 /// True when the reduction can stop: the semiring has a terminal (absorbing) value and acc is it.

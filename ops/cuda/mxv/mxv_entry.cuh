@@ -5,6 +5,7 @@
 /// the operands, the output's presence bookkeeping, and the switch from plan.mxv to one kernel
 /// variant (one .cuh each). Included by the per-type instantiation files ops/cuda/mxv_*.cu.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "ops/cuda/mxv/row_per_thread.cuh"
 #include "ops/cuda/mxv/subwarp_per_row.cuh"
 #include "ops/cuda/mxv/tuned.hpp"
+#include "spindle/executor.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -38,6 +40,18 @@ struct SwappedMul : S {
 };
 template <class S>
 using PullSemiring = std::conditional_t<S::kind == SemiringKind::Custom, SwappedMul<S>, S>;
+
+/// out[i] = x[perm[i]]: u in relabelled column order (partition.hpp's ColumnRelabel).
+template <class T, class I>
+void launch_gather(const T* x, const I* perm, std::int64_t n, T* out, cudaStream_t stream);
+
+/// For the mxv kernels, LaunchParams::tile == kRelabelColumns selects the in-degree column
+/// relabelling (partition.hpp): gathers of u hit packed, hot lines. (tile has no other meaning
+/// for mxv; cuSPARSE uses it to pick its algorithm.)
+inline constexpr int kRelabelColumns = 1;
+/// ... and for nnz_split, tile == kRelabelHotShared relabels and stages the hottest entries of u
+/// in shared memory (nnz_split_segmented.cuh's hot variant).
+inline constexpr int kRelabelHotShared = 2;
 
 /// Writes presence = (row has entries) after cuSPARSE, which writes 0 for empty rows.
 template <class I>
@@ -66,7 +80,18 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       chunk = (chunk + 31) / 32 * 32;
       const NnzSplitPartition part = nnz_split_partition(M, chunk);
       void* ws = ctx.scratch(ChunkPartials<T>::bytes(part.chunks));
-      launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
+      if (p.tile == kRelabelHotShared) {
+        // One block of 768 threads per SM with 200 KB of u, or (oversubscription 2) two blocks of
+        // 512 threads with 100 KB each.
+        const int per_sm = p.oversubscription == 2 ? 2 : 1;
+        const std::int64_t hot = std::min<std::int64_t>(
+            M.cols(), static_cast<std::int64_t>(kHotBytes / per_sm / sizeof(T)));
+        const int sms = device_caps().sm_count > 0 ? device_caps().sm_count : 1;
+        launch_nnz_split_hot<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, hot,
+                                          per_sm == 1 ? 768 : 512, sms * per_sm, stream);
+      } else {
+        launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
+      }
       break;
     }
     default: {  // MergePath
@@ -169,6 +194,17 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, st.nnz, why);
   if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
   const cudaStream_t stream = ctx.stream;
+  DeviceBuffer relabelled;
+  if (!general && kernel != MxvKernel::Cusparse &&
+      (chosen.params.tile == kRelabelColumns ||
+       (chosen.params.tile == kRelabelHotShared && kernel == MxvKernel::NnzSplitSegmented))) {
+    const ColumnRelabel rl = column_relabel(M);
+    relabelled = DeviceBuffer(static_cast<std::size_t>(M.cols()) * sizeof(T),
+                              "mxv: input in relabelled column order");
+    launch_gather(a.u, static_cast<const I*>(rl.perm), M.cols(), relabelled.as<T>(), stream);
+    a.A.col_idx = static_cast<const I*>(rl.col_idx);
+    a.u = relabelled.as<const T>();
+  }
   if (kernel == MxvKernel::Cusparse) {
     if constexpr (S::kind == SemiringKind::PlusTimes) {
       const DeviceCsr<I, T> dv = device_csr<T>(M);

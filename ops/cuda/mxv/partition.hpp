@@ -30,4 +30,16 @@ struct MergePathPartition {
 template <class I, class V>
 MergePathPartition merge_path_partition(const Graph<I, V>& A, int k_items);
 
+/// Columns renumbered by decreasing in-degree (ties by id), so the most gathered entries of u
+/// are packed at the front and stay in L1 / L2: col_idx[k] = new id of column col_idx_A[k],
+/// perm[new] = old id. Built once per graph on the host (counting sort of in_degrees()) and
+/// cached with the graph; rows keep their order, so outputs need no permutation. Within a row
+/// the new ids are no longer sorted, which no kernel relies on.
+struct ColumnRelabel {
+  const void* col_idx = nullptr;  ///< device, nnz entries of type I
+  const void* perm = nullptr;     ///< device, cols entries of type I
+};
+template <class I, class V>
+ColumnRelabel column_relabel(const Graph<I, V>& A);
+
 }  // namespace spindle::detail::cuda
