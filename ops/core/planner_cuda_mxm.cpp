@@ -13,33 +13,54 @@
 namespace spindle::detail {
 namespace {
 
+// Measurements behind the thresholds: spindle_bench_mxm / spindle_bench_sddmm on an H200
+// (2026-11-21, R-MAT and uniform scale 20 and 22, bcsstk13, as20graph, email-Eu-core; tables in
+// the issue note and ops/cuda/mxm/NOTES.md).
+
 // dgSPARSE Insight 1 (seed 000 §2.1.2, Fig. 4): up to N = 4 a row is reduced in parallel with
 // vector loads of B; wider N favours a sequential walk per output column (row caching).
+// Measured: on uniform scale 22, parallel_reduce_vec beat row_cache_seq at N = 1, 2, 4 (0.65 vs
+// 1.20, 0.82 vs 1.10, 1.14 vs 1.42 ms) and lost from N = 8 (2.87 vs 1.51 ms).
 constexpr std::int64_t kParallelReduceMaxN = 4;
-// PRedS (seed 003 §III-B/C): interleaved reduction up to K = 32, warp-merged tiling above.
-constexpr std::int64_t kIirMaxK = 32;
+// ... except on graphs of long average rows, where a warp per row keeps every lane busy and the
+// group-per-row walk of row_cache_seq is short of parallelism: parallel_reduce_vec beat
+// row_cache_seq up to N = 16 on bcsstk13 (avg row 42: 0.008 vs 0.037 ms at N = 8) and on
+// email-Eu-core (avg row 25: 0.011 vs 0.055 ms at N = 16), and lost from N = 8 on uniform graphs
+// (avg row 16: 3.13 vs 1.64 ms at N = 8 on uniform 22). The threshold sits between.
+constexpr std::int64_t kParallelReduceLongRowsMaxN = 16;
+constexpr double kLongAverageRow = 24.0;
 
-// When one row dominates. A sequential kernel gives a row to one group of lanes, which walks it
-// with kSeqGathersInFlight B-row gathers in flight, each costing about kGatherLatencyUs (a DRAM
-// round trip on H100/H200). If that serial time exceeds a quarter of the whole call's
+// When one row dominates. A row kernel gives a row to one group of lanes, which walks it with
+// kSeqGathersInFlight B-row gathers in flight (row_cache_seq: 4 per group; parallel_reduce_vec:
+// 2 per lane, lanes_per_row lanes), each costing about kGatherLatencyUs (a DRAM round trip on
+// H100/H200). If that serial time exceeds a quarter of the whole call's
 // bandwidth-bound time (bytes over kGatherBytesPerUs, the rate cuSPARSE's SpMM reaches on
 // R-MAT, GPU.md: 65.2M x 32 x 4 B in 3.43 ms), the longest row decides the run time and the
 // nnz-split kernel wins (dgSPARSE Insight 2; Insight 3's "many waves hide imbalance" fails when
-// one row outlasts all the waves). kMinSerialUs keeps tiny graphs, where launch latency
-// dominates, on the one-launch row kernels.
+// one row outlasts all the waves). Measured: on R-MAT scale 22 (max row 97929) row_cache_seq
+// took 19-49 ms where nnz_balanced_seq took 3.3-13 ms. kMinSerialUs keeps tiny graphs, where
+// launch latency dominates, on the one-launch row kernels (bcsstk13, max row 95: row kernels
+// 0.007-0.019 ms, the three-launch balanced pass 0.04 ms and more).
 constexpr double kSeqGathersInFlight = 4.0;
 constexpr double kGatherLatencyUs = 0.7;
 constexpr double kGatherBytesPerUs = 2.4e6;
 constexpr double kSerialShare = 0.25;
 constexpr double kMinSerialUs = 20.0;
 // dgSPARSE's imbalance signal stdv_row / avg_row (Insight 2): above it rows are balanced by
-// nnz even when no single row dominates (their Fig. 5 right: the benefit appears past ~2).
+// nnz even when no single row dominates (their Fig. 5 right: the benefit appears past ~2;
+// R-MAT scale 20/22 measure 9-12, uniform 0.25).
 constexpr double kImbalanceBalanced = 2.0;
-// Column tiles: when B (cols x N) is much larger than L2, a pass over a narrower column tile
-// keeps more of B's hot rows cached; A is re-read per tile (8 bytes per entry against 4·tile
-// bytes of B per entry). 32 columns = one 128-byte line of floats per gathered row.
-constexpr std::int64_t kNarrowTile = 32;
-constexpr double kTileWhenBOverL2 = 4.0;
+// No column tiling by default: passes of 32 columns over B >> L2 were measured 1.5-2.2x SLOWER
+// on R-MAT scale 22 (nnz_balanced_seq N = 128: 14.2 vs 6.8 ms) and within 2% on uniform graphs:
+// the per-entry work, not B's bytes, dominates. The tuner still tries tile = 32.
+
+// SDDMM (PRedS, seed 003 §III-B/C, then measured): iir up to K = 64 (best of the three kernels
+// on all four generated graphs at K = 16, 32, 64; e.g. R-MAT 22, K = 64: iir 3.7, vct 6.1 ms);
+// vct at K = 128 (6.96 vs iir 7.63 ms on R-MAT 22, 9.0 vs 9.8 on uniform 22); iir again above
+// (K = 256: 12.4 vs vct 13.5 ms). The first warp-merged tiling kernel lost everywhere (11-17 ms
+// on R-MAT 22 with 99 registers); its rework is left to the tuner until measured.
+constexpr std::int64_t kIirMaxK = 64;
+constexpr std::int64_t kVctMaxK = 128;
 
 constexpr int kDefaultBlockThreads = 256;
 
@@ -85,46 +106,40 @@ int reduce_lanes(double avg_row) {
 
 }  // namespace
 
-Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
+Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& /*caps*/,
                    const Descriptor& desc) {
   Plan p = base(OpKind::Mxm);
   const double vb = static_cast<double>(value_bytes(info.value));
   const std::int64_t n = info.n;
-  // The row-dominance test (see kSerialShare).
-  const double row_us = static_cast<double>(stats.max_row) / kSeqGathersInFlight * kGatherLatencyUs;
   const double total_us =
       static_cast<double>(stats.nnz) * (8.0 + vb * static_cast<double>(n)) / kGatherBytesPerUs;
+  const bool skewed = stats.imbalance() > kImbalanceBalanced && total_us > kMinSerialUs;
+  // The row kernel the width calls for, and how long its longest row keeps one warp busy.
+  const bool parallel = n <= kParallelReduceMaxN ||
+                        (n <= kParallelReduceLongRowsMaxN && stats.avg_row >= kLongAverageRow);
+  const int lanes = reduce_lanes(stats.avg_row);
+  const double in_flight = parallel ? 2.0 * lanes : kSeqGathersInFlight;
+  const double row_us = static_cast<double>(stats.max_row) / in_flight * kGatherLatencyUs;
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
-  const bool skewed = stats.imbalance() > kImbalanceBalanced && stats.nnz > 0;
-  const std::string balance_why =
-      row_dominates ? "longest row " + std::to_string(stats.max_row) + " (~" + fmt(row_us) +
-                          " us serial) outlasts the call (~" + fmt(total_us) + " us)"
-                    : "stdv/avg row " + fmt(stats.imbalance()) + " > " + fmt(kImbalanceBalanced);
 
-  if (n <= kParallelReduceMaxN) {
-    if (row_dominates || skewed) {
-      p.mxm = MxmKernel::NnzBalancedSeq;
-      p.reason =
-          "dgSPARSE: N = " + std::to_string(n) + " <= 4 but " + balance_why + ", nnz-balanced";
-    } else {
-      p.mxm = MxmKernel::ParallelReduceVec;
-      p.params.lanes_per_row = reduce_lanes(stats.avg_row);
-      p.reason = "dgSPARSE Insight 1: N = " + std::to_string(n) + " <= 4, parallel reduction, " +
-                 std::to_string(p.params.lanes_per_row) + " lanes for avg row " +
-                 fmt(stats.avg_row);
-    }
+  if (row_dominates || skewed) {
+    p.mxm = MxmKernel::NnzBalancedSeq;
+    p.reason =
+        "dgSPARSE Insight 2: " +
+        (row_dominates
+             ? "longest row " + std::to_string(stats.max_row) + " (~" + fmt(row_us) +
+                   " us serial in a row kernel) outlasts the call (~" + fmt(total_us) + " us)"
+             : "stdv/avg row " + fmt(stats.imbalance()) + " > " + fmt(kImbalanceBalanced)) +
+        ", nnz-balanced (N = " + std::to_string(n) + ")";
+  } else if (parallel) {
+    p.mxm = MxmKernel::ParallelReduceVec;
+    p.params.lanes_per_row = lanes;
+    p.reason = "dgSPARSE Insight 1: N = " + std::to_string(n) + ", parallel reduction, " +
+               std::to_string(lanes) + " lanes for avg row " + fmt(stats.avg_row);
   } else {
-    p.mxm = (row_dominates || skewed) ? MxmKernel::NnzBalancedSeq : MxmKernel::RowCacheSeq;
-    p.reason = "dgSPARSE Insight 1: N = " + std::to_string(n) + " > 4, sequential row caching" +
-               (p.mxm == MxmKernel::NnzBalancedSeq ? ", nnz-balanced: " + balance_why
-                                                   : std::string(", rows balanced enough"));
-    const double b_bytes = static_cast<double>(stats.cols) * static_cast<double>(n) * vb;
-    if (n > kNarrowTile && caps.l2_bytes > 0 &&
-        b_bytes > kTileWhenBOverL2 * static_cast<double>(caps.l2_bytes)) {
-      p.params.tile = static_cast<int>(kNarrowTile);
-      p.reason += ", column tiles of " + std::to_string(kNarrowTile) + " (B " + fmt(b_bytes / 1e6) +
-                  " MB >> L2)";
-    }
+    p.mxm = MxmKernel::RowCacheSeq;
+    p.reason = "dgSPARSE Insight 1: N = " + std::to_string(n) +
+               ", sequential row caching, rows balanced (stdv/avg " + fmt(stats.imbalance()) + ")";
   }
   if (desc.mxm_kernel == MxmKernel::Auto) return p;
   return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
@@ -133,12 +148,13 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
 Plan plan_sddmm_cuda(const GraphStats& /*stats*/, const SddmmInfo& info, const DeviceCaps& /*caps*/,
                      const Descriptor& desc) {
   Plan p = base(OpKind::Sddmm);
-  if (info.k <= kIirMaxK) {
+  if (info.k <= kIirMaxK || info.k > kVctMaxK) {
     p.sddmm = SddmmKernel::Iir;
-    p.reason = "PRedS: K = " + std::to_string(info.k) + " <= 32, interleaved reduction";
+    p.reason = "PRedS + measured: K = " + std::to_string(info.k) + ", interleaved reduction";
   } else {
-    p.sddmm = SddmmKernel::Wmt;
-    p.reason = "PRedS: K = " + std::to_string(info.k) + " > 32, warp-merged tiling";
+    p.sddmm = SddmmKernel::Vct;
+    p.reason =
+        "measured: K = " + std::to_string(info.k) + ", one K chunk per lane, 1-D tiles of 16";
   }
   if (desc.sddmm_kernel == SddmmKernel::Auto) return p;
   return apply_forced(p, &Plan::sddmm, desc.sddmm_kernel,

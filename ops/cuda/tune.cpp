@@ -78,7 +78,6 @@ std::vector<Plan> candidates() {
   for (int lanes : {8, 32}) add(MxvKernel::SubwarpPerRow, lanes, 0, 1);
   for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
-  for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 2);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/mxm_test_util.hpp"
+#include "ops/cuda/mxm/mxm_fused.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/mxm.hpp"
 #include "spindle/ops/reduce.hpp"
@@ -146,6 +147,29 @@ TEST(MxmCudaApi, PlannerPicksByWidthAndSkew) {
   // Forcing works, and the forced kernel is what runs.
   d.force(MxmKernel::AsptTiled);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::AsptTiled);
+}
+
+TEST(MxmCudaApi, TuningCachesOneWinnerPerWidthAndLaterCallsStillMatchCpu) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const auto A = to_graph<std::int32_t, float>(make_shape(Shape::PowerLaw, 21));
+  const TuneResult first = tune_mxm<semiring::plus_times<float>>(A, 33);
+  EXPECT_TRUE(first.best.tuned);
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_GE(first.candidates.size(), 3u);
+  const TuneResult again = tune_mxm<semiring::plus_times<float>>(A, 33);
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(again.best.mxm, first.best.mxm);
+  gpu_equals_cpu<semiring::plus_times<float>>(A, 33, 22);  // runs the tuned winner
+  const TuneResult sd = tune_sddmm<semiring::plus_times<float>>(A, 32);
+  EXPECT_TRUE(sd.best.tuned);
+  EXPECT_EQ(sd.candidates.size(), 3u);
+  const DenseMatrix<float> X = random_dense<float>(A.rows(), 32, 1);
+  const DenseMatrix<float> Y = random_dense<float>(A.cols(), 32, 2);
+  std::vector<float> o_gpu, o_cpu;
+  sddmm(o_gpu, semiring::plus_times<float>{}, A, X, Y, on(Device::Cuda));
+  sddmm(o_cpu, semiring::plus_times<float>{}, A, X, Y, on(Device::Cpu));
+  EXPECT_EQ(-1,
+            first_mismatch(o_gpu.data(), o_cpu.data(), static_cast<std::int64_t>(o_cpu.size())));
 }
 
 }  // namespace

@@ -31,6 +31,13 @@ LaunchParams lp(int lanes, std::int64_t items, int tile) {
   return p;
 }
 
+/// nnz_balanced_seq's form forced through LaunchParams::oversubscription (1: group per chunk,
+/// 2: warp per chunk); by default small graphs always take the warp form.
+LaunchParams form(LaunchParams p, int f) {
+  p.oversubscription = f;
+  return p;
+}
+
 /// Every kernel, plus the parameter corners that change its code path: few lanes per row, a
 /// narrow column tile, tiny nnz chunks (many rows cross chunks, long rows cross many), an ASpT
 /// long-row limit so low that both the panel kernel and the long-row pass run.
@@ -43,6 +50,9 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::NnzBalancedSeq, lp(0, 0, 0), "nnz_balanced_seq"},
       {MxmKernel::NnzBalancedSeq, lp(0, 32, 0), "nnz_balanced_seq/chunk 32"},
       {MxmKernel::NnzBalancedSeq, lp(0, 7, 16), "nnz_balanced_seq/chunk 7 tile 16"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "nnz_balanced_seq/group form"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "nnz_balanced_seq/group form chunk 9"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 2), "nnz_balanced_seq/warp form"},
       {MxmKernel::AsptTiled, lp(0, 0, 0), "aspt_tiled"},
       {MxmKernel::AsptTiled, lp(0, 16, 32), "aspt_tiled/long row 16 tile 32"},
   };

@@ -13,16 +13,27 @@
 namespace spindle::detail::cuda {
 namespace {
 
-/// One handle per process, bound to the context's stream (created on first use, never
-/// destroyed: static destruction order at exit would otherwise race the CUDA runtime).
+/// One handle per process, bound to the context's stream: created on first use, destroyed by
+/// release_device_resources() (never at static destruction, which would race the CUDA runtime),
+/// recreated by the next call. Callers hold context().mutex.
+cusparseHandle_t g_handle = nullptr;
+void destroy_handle() noexcept {
+  if (g_handle != nullptr) cusparseDestroy(g_handle);
+  g_handle = nullptr;
+}
 cusparseHandle_t handle() {
-  static cusparseHandle_t h = [] {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  if (g_handle == nullptr) {
     cusparseHandle_t x = nullptr;
     SPINDLE_CUSPARSE_CHECK(cusparseCreate(&x));
-    SPINDLE_CUSPARSE_CHECK(cusparseSetStream(x, context().stream));
-    return x;
-  }();
-  return h;
+    if (cusparseSetStream(x, context().stream) != CUSPARSE_STATUS_SUCCESS) {
+      cusparseDestroy(x);
+      SPINDLE_CUSPARSE_CHECK(CUSPARSE_STATUS_INTERNAL_ERROR);
+    }
+    g_handle = x;
+    on_release(&destroy_handle);
+  }
+  return g_handle;
 }
 
 template <class I>

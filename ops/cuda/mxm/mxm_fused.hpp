@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "spindle/cuda/tune.hpp"
+#include "spindle/cuda/tune.hpp"  // tune_mxm / tune_sddmm, defined with the entries
 #include "spindle/dense.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
@@ -24,20 +24,3 @@ void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum a
                bool transpose_a, bool transpose_b);
 
 }  // namespace spindle::detail::cuda
-
-namespace spindle {
-
-/// Tuning mode for mxm on CUDA: times the SpMM candidates (every kernel; column tiles for wide
-/// N) once for C = A ⊕.⊗ B with B of width n (random data), and caches the winner on A. Later
-/// CUDA mxm calls over A with this (n, semiring kind, value type) and no forced kernel run the
-/// winner (logged with "tuned" under SPINDLE_LOG=plan). For transpose_a, tune A.transpose().
-/// The cache is in memory (options.plan_cache is not used for mxm).
-/// @throws Unsupported without CUDA or a device; DeviceError / OutOfMemory from the runs.
-template <class S, class I, class V>
-TuneResult tune_mxm(const Graph<I, V>& A, std::int64_t n, const TuneOptions& options = {});
-
-/// The same for sddmm over the pattern of S with inner dimension k (vct, iir, wmt).
-template <class Sr, class I, class V>
-TuneResult tune_sddmm(const Graph<I, V>& S, std::int64_t k, const TuneOptions& options = {});
-
-}  // namespace spindle

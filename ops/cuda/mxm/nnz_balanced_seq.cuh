@@ -2,19 +2,26 @@
 #pragma once
 /// @file nnz_balanced_seq.cuh
 /// @brief SpMM `nnz_balanced_seq` (seed 000 §2.2: workload balancing with sequential reduction
-/// and coalesced row caching) for skewed row lengths.
+/// over cached sparse entries) for skewed row lengths.
 ///
-/// The nonzeros are cut into chunks of W consecutive entries regardless of row boundaries; a
-/// group of G lanes (G·VEC output columns, as in row_cache_seq) walks one chunk. A row belongs
-/// to the chunk holding its first entry (empty rows: the chunk holding the position where they
-/// start; trailing empty rows: the last chunk). A chunk
-///   - finishes every row it owns that also ends inside it (epilogue, store to C),
-///   - writes the part of a row that started in an earlier chunk as its *head* partial,
-///   - writes the part of its last owned row that runs past its end as its *tail* partial.
-/// A fix-up pass then combines, for each row that crosses chunks, the owner's tail with the
-/// following chunks' heads in chunk order. No atomics: the result is bit-identical run to run,
-/// for every semiring. The cost: 2·N·sizeof(T) bytes of workspace per chunk, and one more small
-/// launch (plus a partition launch, cached per graph and W).
+/// The nonzeros are cut into chunks of W consecutive entries regardless of row boundaries and a
+/// whole warp walks one chunk, so no lane waits on another's row (an earlier version gave each
+/// group of lanes its own chunk: the groups of a warp then diverged and serialized, 10x slower
+/// on R-MAT at small N). The warp splits into P = 32/G groups of G lanes (G·VEC output
+/// columns); one step takes P consecutive entries, one per group, gathers their B rows (kSteps
+/// steps are gathered before the first is reduced), and a segmented scan across the groups by
+/// row id (seed 000 §2.1.1's VSR, on VEC-wide vectors) sums the entries of each row. A row that
+/// ends inside the step is finished; the last group's running sum carries into the next step.
+/// Row ids come from the cached COO row array (coo_rows.cuh).
+///
+/// Ownership across chunks: a row belongs to the chunk holding its first entry. A chunk
+///   - finishes the rows it owns that end inside it (epilogue, store to C),
+///   - writes the part of a row that began in an earlier chunk as its *head* partial,
+///   - writes the part of its last row that runs past its end as its *tail* partial.
+/// A fix-up pass combines, for each row that crosses chunks, the owner's tail with the heads of
+/// the chunks the row covers, in chunk order; empty rows are written by their own small pass.
+/// No atomics: the result is bit-identical run to run, for every semiring. The cost: 2·N·T bytes
+/// of workspace per chunk and two small launches (the partition is cached per graph and W).
 
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 
@@ -32,6 +39,7 @@ struct BalancedArgs {
   /// Output row of CSR row r (nullptr: r itself). Lets ASpT run its long rows through this
   /// kernel as a separate CSR whose rows map into C.
   const I* __restrict__ row_map = nullptr;
+  const I* __restrict__ row_idx = nullptr;  ///< COO row of every entry (coo_rows.cuh)
 };
 
 /// chunk_row[c] = first row r with row_ptr[r] >= c·W (rows if none) for c < nchunks, and
@@ -62,10 +70,182 @@ __device__ __forceinline__ std::int64_t out_row(const BalancedArgs<I, T>& w, std
   return w.row_map != nullptr ? static_cast<std::int64_t>(w.row_map[r]) : r;
 }
 
-/// grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles of G·VEC. VEC divides N.
+/// Gathers per lane in flight: kSteps steps are loaded before the first is reduced.
+constexpr int kBalancedSteps = 4;
+
+/// Where a finished partial of row r goes (called by one group, all its G lanes): the head slot
+/// when r began before the chunk, C when it ends in the chunk, else the tail slot.
+template <class I, class V, class T, int VEC>
+__device__ __forceinline__ void balanced_flush(const SpmmArgs<I, V, T>& a,
+                                               const BalancedArgs<I, T>& w, std::int64_t c, I r,
+                                               I head_row, bool ends_in_chunk, std::int64_t col,
+                                               bool col_ok, const T (&v)[VEC]) {
+  if (!col_ok) return;
+  if (r == head_row) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) w.ws_head[c * a.n + col + k] = v[k];
+  } else if (ends_in_chunk) {
+    store_row_frag<T, VEC>(a.epi, a.c + out_row(w, static_cast<std::int64_t>(r)) * a.ldc + col, col,
+                           v);
+  } else {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) w.ws_tail[c * a.n + col + k] = v[k];
+  }
+}
+
+/// grid.x: nchunks warps in blocks of 256 threads; grid.y: column tiles of G·VEC.
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(kSpmmBlock)
     spmm_nnz_balanced_seq_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
+  const int G = 1 << g_log2;
+  const int P = 32 >> g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int q = lane & (G - 1);
+  const int g = lane >> g_log2;
+  const std::int64_t c = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (c >= w.nchunks) return;  // whole warps leave together
+  const std::int64_t col =
+      static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + q * VEC;
+  const bool col_ok = col < a.n;
+  const std::int64_t s = c * w.chunk;
+  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  // The row holding entry s began in an earlier chunk: its part here is the head partial.
+  const I r_s = __ldg(w.row_idx + s);
+  const I head_row = static_cast<std::int64_t>(a.row_ptr[r_s]) < s ? r_s : static_cast<I>(-1);
+  // Row ids stay in I (one shuffle each for int32 graphs). -1: no entry; kNone: no carry.
+  constexpr I kNone = static_cast<I>(-2);
+  I carry_row = kNone;
+  T carry[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) carry[v] = a.identity;
+
+  for (std::int64_t w0 = s; w0 < e; w0 += static_cast<std::int64_t>(kBalancedSteps) * P) {
+    // Gather kBalancedSteps steps first: their loads are independent of the reductions below.
+    I rows[kBalancedSteps];
+    T prod[kBalancedSteps][VEC];
+#pragma unroll
+    for (int u = 0; u < kBalancedSteps; ++u) {
+      const std::int64_t k = w0 + static_cast<std::int64_t>(u) * P + g;
+      rows[u] = static_cast<I>(-1);
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) prod[u][v] = a.identity;
+      if (k < e) {
+        rows[u] = __ldg(w.row_idx + k);
+        const std::int64_t j = static_cast<std::int64_t>(__ldg(a.col_idx + k));
+        const T av = a_value<T, V>(a.vals, k);
+        if (col_ok) {
+          const Frag<T, VEC> f = load_frag<T, VEC>(a.b + j * a.ldb + col);
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) prod[u][v] = S::mul(av, f.v[v]);
+        }
+      }
+    }
+    if (P == 1) {
+      // One entry per step (N >= 32·VEC): every lane sees the same row, no shuffles needed.
+#pragma unroll
+      for (int u = 0; u < kBalancedSteps; ++u) {
+        if (w0 + u >= e) break;  // uniform
+        if (rows[u] == carry_row) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) carry[v] = S::add(carry[v], prod[u][v]);
+        } else {
+          if (carry_row != kNone) {
+            balanced_flush<I, V, T, VEC>(a, w, c, carry_row, head_row, true, col, col_ok, carry);
+          }
+          carry_row = rows[u];
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) carry[v] = prod[u][v];
+        }
+      }
+      continue;
+    }
+#pragma unroll
+    for (int u = 0; u < kBalancedSteps; ++u) {
+      const std::int64_t first = w0 + static_cast<std::int64_t>(u) * P;
+      if (first >= e) break;                                              // uniform
+      const int valid = static_cast<int>(e - first < P ? e - first : P);  // groups with an entry
+      const I r = rows[u];
+      T x[VEC];
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) x[v] = prod[u][v];
+      // The carried row either continues in group 0 or ended with the previous step.
+      const I r0 = __shfl_sync(kFullMask, r, 0);
+      if (carry_row != kNone) {
+        if (r0 == carry_row) {
+          if (g == 0) {
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) x[v] = S::add(carry[v], x[v]);
+          }
+        } else if (g == 0) {
+          balanced_flush<I, V, T, VEC>(a, w, c, carry_row, head_row, true, col, col_ok, carry);
+        }
+      }
+      // Segmented inclusive scan across the groups (same row id = same segment; rows are
+      // sorted, so equal ids are contiguous). Left operands come first: a fixed order.
+      for (int off = 1; off < P; off <<= 1) {
+        const I ro = __shfl_up_sync(kFullMask, r, off * G);
+        T xo[VEC];
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) xo[v] = __shfl_up_sync(kFullMask, x[v], off * G);
+        if (g >= off && ro == r) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) x[v] = S::add(xo[v], x[v]);
+        }
+      }
+      // A row whose last entry of this step is not the step's last valid one ends here.
+      const I rn = __shfl_down_sync(kFullMask, r, G);
+      if (g < valid - 1 && rn != r) {
+        balanced_flush<I, V, T, VEC>(a, w, c, r, head_row, true, col, col_ok, x);
+      }
+      // The last valid group's running sum carries on.
+      const int src = (valid - 1) * G + q;
+      carry_row = __shfl_sync(kFullMask, r, src);
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) carry[v] = __shfl_sync(kFullMask, x[v], src);
+    }
+  }
+  // The chunk's last row: finished here, or its tail runs on into the next chunks.
+  if (g == 0 && carry_row != kNone) {
+    const bool ends =
+        static_cast<std::int64_t>(a.row_ptr[static_cast<std::int64_t>(carry_row) + 1]) <= e;
+    balanced_flush<I, V, T, VEC>(a, w, c, carry_row, head_row, ends, col, col_ok, carry);
+  }
+}
+
+/// Rows with no entries get the epilogue of the identity (the balanced kernel never sees them):
+/// a warp takes 32 rows and writes the empty ones with coalesced stores.
+template <class I, class T>
+__global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64_t rows,
+                                       std::int64_t n, T* __restrict__ c_out, std::int64_t ldc,
+                                       DenseEpilogue<T> epi, T identity,
+                                       const I* __restrict__ row_map) {
+  const std::int64_t r0 = ((static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5)
+                          << 5;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  if (r0 >= rows) return;
+  const std::int64_t r = r0 + lane;
+  const bool empty = r < rows && row_ptr[r] == row_ptr[r + 1];
+  unsigned mask = __ballot_sync(kFullMask, empty);
+  while (mask != 0) {
+    const int b = __ffs(mask) - 1;
+    mask &= mask - 1;
+    const std::int64_t row = r0 + b;
+    const std::int64_t orow = row_map != nullptr ? static_cast<std::int64_t>(row_map[row]) : row;
+    T* crow = c_out + orow * ldc;
+    for (std::int64_t col = lane; col < n; col += 32)
+      store_finished(epi, crow + col, identity, col);
+  }
+}
+
+/// The group-per-chunk form (the first version): each group of G lanes walks its own chunk row
+/// by row (segments cached G entries at a time as in row_cache_seq), owning the rows that start
+/// in it, empty ones included. Its groups diverge, which made it 6x slower than the warp form
+/// at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs it
+/// was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128: 6.9 vs 9.4 ms), so the
+/// launcher keeps both. grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles.
+template <class S, class I, class V, class T, int VEC>
+__global__ void __launch_bounds__(kSpmmBlock)
+    spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
   __shared__ SeqCache<I, V, T> cache;
   const int G = 1 << g_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -149,21 +329,52 @@ inline std::int64_t balanced_chunk(std::int64_t nnz, std::int64_t n, std::size_t
   return w;
 }
 
-/// Launches the main pass and the fix-up (the partition in w.chunk_row must be ready).
+/// Below this many entries the warp-per-chunk form is used at every width (on graphs of 26K-84K
+/// entries it beat the group form 2-10x at every N measured, since small graphs need its small
+/// chunks to fill the GPU; from 16M entries on the group form won for G >= 4).
+constexpr std::int64_t kGroupFormMinNnz = 1 << 20;
+
+/// Which form of nnz_balanced_seq runs: chosen by size, or forced (tests, tuning).
+enum class BalancedForm : std::uint8_t { BySize, Group, Warp };
+
+/// True when a call runs the group-per-chunk form (see spmm_nnz_balanced_group_kernel).
+inline bool balanced_uses_group_form(std::int64_t nnz, int G,
+                                     BalancedForm form = BalancedForm::BySize) {
+  if (form != BalancedForm::BySize) return form == BalancedForm::Group;
+  return G >= 4 && nnz >= kGroupFormMinNnz;
+}
+
+/// Launches the main pass, the empty-row pass (warp form only: the group form writes empty
+/// rows itself) and the fix-up. w.chunk_row must be ready, and w.row_idx for the warp form.
 template <class S, class I, class V, class T>
 void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
-                                  std::int64_t tile, cudaStream_t stream) {
+                                  std::int64_t tile, BalancedForm form, cudaStream_t stream) {
   constexpr int kWide = static_cast<int>(16 / sizeof(T));
   const int vec = seq_vec_for(a) == kWide ? kWide : 1;
   const int G = seq_group_lanes(a.n, vec, tile);
   const std::int64_t width = static_cast<std::int64_t>(G) * vec;
-  const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
-                  static_cast<unsigned>((a.n + width - 1) / width));
-  if (vec == kWide) {
-    spmm_nnz_balanced_seq_kernel<S, I, V, T, kWide>
-        <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+  const auto ytiles = static_cast<unsigned>((a.n + width - 1) / width);
+  if (balanced_uses_group_form(w.nnz, G, form)) {
+    const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock), ytiles);
+    if (vec == kWide) {
+      spmm_nnz_balanced_group_kernel<S, I, V, T, kWide>
+          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    } else {
+      spmm_nnz_balanced_group_kernel<S, I, V, T, 1>
+          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    }
   } else {
-    spmm_nnz_balanced_seq_kernel<S, I, V, T, 1><<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    const dim3 grid(static_cast<unsigned>((w.nchunks * 32 + kSpmmBlock - 1) / kSpmmBlock), ytiles);
+    if (vec == kWide) {
+      spmm_nnz_balanced_seq_kernel<S, I, V, T, kWide>
+          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    } else {
+      spmm_nnz_balanced_seq_kernel<S, I, V, T, 1>
+          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    }
+    spmm_empty_rows_kernel<I, T>
+        <<<static_cast<unsigned>((a.rows + kSpmmBlock - 1) / kSpmmBlock), kSpmmBlock, 0, stream>>>(
+            a.row_ptr, a.rows, a.n, a.c, a.ldc, a.epi, a.identity, w.row_map);
   }
   if (w.nchunks > 1) {
     const std::int64_t threads = (w.nchunks - 1) * 32;

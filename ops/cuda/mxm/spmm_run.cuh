@@ -22,6 +22,7 @@
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/cuda/mxm/aspt_prepare.hpp"
 #include "ops/cuda/mxm/aspt_tiled.cuh"
+#include "ops/cuda/mxm/coo_rows.cuh"
 #include "ops/cuda/mxm/cusparse_spmm.hpp"
 #include "ops/cuda/mxm/dense_util.cuh"
 #include "ops/cuda/mxm/nnz_balanced_seq.cuh"
@@ -30,6 +31,7 @@
 #include "ops/cuda/mxm/tuning.hpp"
 #include "spindle/debug/allocation.hpp"
 #include "spindle/error.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/plan.hpp"
 #include "spindle/semiring.hpp"
@@ -153,6 +155,8 @@ struct SpmmLaunch {
   std::int64_t tile = 0;      ///< columns per pass (0: all)
   std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: default)
   std::int64_t long_row = 0;  ///< aspt_tiled long-row limit (0: default)
+  /// nnz_balanced_seq form, from LaunchParams::oversubscription (1: group, 2: warp, else size).
+  BalancedForm form = BalancedForm::BySize;
 };
 
 inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats) {
@@ -166,6 +170,9 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
   }
   l.tile = plan.params.tile;
   l.chunk = l.kernel == MxmKernel::NnzBalancedSeq ? plan.params.items_per_worker : 0;
+  l.form = plan.params.oversubscription == 1   ? BalancedForm::Group
+           : plan.params.oversubscription == 2 ? BalancedForm::Warp
+                                               : BalancedForm::BySize;
   l.long_row = l.kernel == MxmKernel::AsptTiled && plan.params.items_per_worker > 0
                    ? plan.params.items_per_worker
                    : kAsptLongRow;
@@ -177,19 +184,36 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
 template <class S, class I, class VV, class T, class V>
 void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_map,
                   const Graph<I, V>& G, const std::string& tag, std::int64_t chunk_req,
-                  std::int64_t tile, cudaStream_t stream) {
+                  std::int64_t tile, BalancedForm form, cudaStream_t stream) {
   BalancedArgs<I, T> w;
   w.nnz = nnz;
+  constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  const int lanes = seq_group_lanes(a.n, seq_vec_for(a) == kWide ? kWide : 1, tile);
+  const bool group_form = balanced_uses_group_form(nnz, lanes, form);
+  if (chunk_req <= 0 && group_form) {
+    chunk_req = 256;  // the measured setting of the group form: about 16 average R-MAT rows
+  } else if (chunk_req <= 0) {
+    // The warp form walks a chunk P = 32/G entries per step. 64 steps per chunk amortize its
+    // setup (head row, partials, fix-up work); small graphs get smaller chunks so that there
+    // are still about 8 warps per SM (a 26K-entry graph in 2048-entry chunks would run on 13
+    // warps), but never less than one step.
+    const std::int64_t p = 32 / lanes;
+    const std::int64_t sms = device_caps().sm_count > 0 ? device_caps().sm_count : 132;
+    const std::int64_t spread = (nnz + 8 * sms - 1) / (8 * sms);
+    chunk_req = std::min<std::int64_t>(64 * p, std::max<std::int64_t>(p, spread));
+    chunk_req = (chunk_req + p - 1) / p * p;
+  }
   w.chunk = balanced_chunk(nnz, a.n, sizeof(T), chunk_req, kBalancedWorkspaceBudget);
   w.nchunks = (nnz + w.chunk - 1) / w.chunk;
   w.row_map = row_map;
   w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, tag, stream);
+  if (!group_form) w.row_idx = cached_coo_rows(G, a.row_ptr, a.rows, nnz, tag, stream);
   DeviceBuffer ws(
       2 * static_cast<std::size_t>(w.nchunks) * static_cast<std::size_t>(a.n) * sizeof(T),
       "nnz_balanced_seq partials");
   w.ws_head = ws.template as<T>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
-  launch_spmm_nnz_balanced_seq<S>(a, w, tile, stream);
+  launch_spmm_nnz_balanced_seq<S>(a, w, tile, form, stream);
   SPINDLE_CUDA_CHECK_LAUNCH("spmm_nnz_balanced_seq");
 }  // ws is freed stream-ordered, after the kernels
 
@@ -211,7 +235,7 @@ void run_aspt_vec(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, const SpmmL
     la.vals = slot.long_val;
     run_balanced<S>(la, slot.long_nnz, slot.long_rows, G,
                     "aspt" + std::to_string(panel_rows) + "." + std::to_string(l.long_row), 0,
-                    l.tile, stream);
+                    l.tile, BalancedForm::BySize, stream);
   }
 }
 
@@ -235,7 +259,7 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       return;
     case MxmKernel::NnzBalancedSeq:
       run_balanced<S>(a, static_cast<std::int64_t>(G.nnz()), static_cast<const I*>(nullptr), G,
-                      "csr", l.chunk, l.tile, stream);
+                      "csr", l.chunk, l.tile, l.form, stream);
       return;
     case MxmKernel::AsptTiled:
       if (seq_vec_for(a) == kWide) {
@@ -277,25 +301,29 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
 
 // ---- tuning ----------------------------------------------------------------------------------
 
-/// The candidates the tuner times for width N: every kernel that can run, with the parameter
-/// settings that change its behaviour most (column tiles for wide N).
+/// The candidates the tuner times for width N: every kernel that can run (ASpT for N >= 16,
+/// where staging B rows pays), the row kernels in two granularities. Column tiles are left out:
+/// they measured 1.5-2x slower on R-MAT and within 2% on uniform graphs (planner_cuda_mxm.cpp).
 inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n) {
   std::vector<Plan> c;
-  auto add = [&](MxmKernel k, int tile) {
+  auto add = [&](MxmKernel k, int lanes, int form) {
     Plan p = base;
     p.mxm = k;
     p.params = LaunchParams{};
     p.params.block_threads = 256;
-    p.params.tile = tile;
+    p.params.lanes_per_row = lanes;
+    p.params.oversubscription = form;
     p.forced = false;
     c.push_back(p);
   };
-  if (n <= 16) add(MxmKernel::ParallelReduceVec, 0);
-  for (MxmKernel k : {MxmKernel::RowCacheSeq, MxmKernel::NnzBalancedSeq, MxmKernel::AsptTiled}) {
-    if (k == MxmKernel::AsptTiled && n < 16) continue;
-    add(k, 0);
-    if (n > 32) add(k, 32);
+  if (n <= 16) {
+    add(MxmKernel::ParallelReduceVec, 0, 0);
+    add(MxmKernel::ParallelReduceVec, 32, 0);
   }
+  add(MxmKernel::RowCacheSeq, 0, 0);
+  add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
+  add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
+  if (n >= 16) add(MxmKernel::AsptTiled, 0, 0);
   return c;
 }
 
@@ -316,6 +344,11 @@ std::vector<std::pair<Plan, double>> time_spmm_candidates(
 inline std::string spmm_label(const Plan& p) {
   std::string s = to_string(p.mxm);
   if (p.params.tile > 0) s += "/tile " + std::to_string(p.params.tile);
+  if (p.mxm == MxmKernel::ParallelReduceVec && p.params.lanes_per_row > 0) {
+    s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";
+  }
+  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.oversubscription == 1) s += "/group form";
+  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.oversubscription == 2) s += "/warp form";
   return s;
 }
 

@@ -14,7 +14,7 @@ namespace spindle::detail::cuda {
 template <class S, class I, class V, class T, int VEC, int M, int KU>
 __device__ __forceinline__ void sddmm_group_tile(const SddmmArgs<I, V, T>& a, int g_log2,
                                                  bool ids_aligned) {
-  static_assert(M == 4, "ids are loaded 4 at a time");
+  static_assert(M == 2 || M == 4, "two or four dot products per group");
   const int G = 1 << g_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int q = lane & (G - 1);
@@ -23,10 +23,15 @@ __device__ __forceinline__ void sddmm_group_tile(const SddmmArgs<I, V, T>& a, in
   const std::int64_t e0 = group * M;
   I rows[M];
   I cols[M];
-  if (ids_aligned && e0 + M <= a.nnz) {
-    load_ids4(a.row_idx, e0, rows);
-    load_ids4(a.col_idx, e0, cols);
-  } else {
+  bool vector_ids = false;
+  if constexpr (M == 4) {
+    if (ids_aligned && e0 + M <= a.nnz) {
+      load_ids4(a.row_idx, e0, rows);
+      load_ids4(a.col_idx, e0, cols);
+      vector_ids = true;
+    }
+  }
+  if (!vector_ids) {
 #pragma unroll
     for (int m = 0; m < M; ++m) {
       std::int64_t e = e0 + m < a.nnz ? e0 + m : a.nnz - 1;

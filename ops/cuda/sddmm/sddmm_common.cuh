@@ -28,26 +28,6 @@ struct SddmmArgs {
   T identity{};  ///< S::identity(), computed on the host
 };
 
-/// row_idx[e] = i for every entry e of row i: one warp per row writes its range.
-template <class I>
-__global__ void expand_rows_kernel(const I* __restrict__ row_ptr, std::int64_t rows,
-                                   I* __restrict__ row_idx) {
-  const std::int64_t r = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  if (r >= rows) return;
-  const std::int64_t end = static_cast<std::int64_t>(row_ptr[r + 1]);
-  for (std::int64_t e = static_cast<std::int64_t>(row_ptr[r]) + lane; e < end; e += 32) {
-    row_idx[e] = static_cast<I>(r);
-  }
-}
-
-template <class I>
-void launch_expand_rows(const I* row_ptr, std::int64_t rows, I* row_idx, cudaStream_t stream) {
-  const int block = 256;
-  const auto grid = static_cast<unsigned>((rows * 32 + block - 1) / block);
-  expand_rows_kernel<I><<<grid, block, 0, stream>>>(row_ptr, rows, row_idx);
-}
-
 /// Writes the finished dot product d of entry e: out[e] = accum(out[e], S(i,j) ⊗ d).
 template <class S, class I, class V, class T>
 __device__ __forceinline__ void sddmm_store(const SddmmArgs<I, V, T>& a, std::int64_t e, T d) {

@@ -12,6 +12,7 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/mxm/coo_rows.cuh"
 #include "ops/cuda/mxm/cusparse_spmm.hpp"
 #include "ops/cuda/mxm/tuning.hpp"
 #include "ops/cuda/sddmm/iir.cuh"
@@ -23,24 +24,6 @@
 #include "spindle/semiring.hpp"
 
 namespace spindle::detail::cuda {
-
-template <class I>
-struct CooRowsSlot : ExtensionSlot {
-  DeviceBuffer rows;
-};
-
-/// row_idx of G's entries on the device (expanded once per graph from its device row offsets).
-template <class I, class V>
-const I* cached_coo_rows(const Graph<I, V>& G, const I* d_row_ptr, cudaStream_t stream) {
-  const auto& slot = G.template extension<CooRowsSlot<I>>("cuda.sddmm.coo_rows", [&] {
-    auto s = std::make_unique<CooRowsSlot<I>>();
-    s->rows = DeviceBuffer(static_cast<std::size_t>(G.nnz()) * sizeof(I), "sddmm row indices");
-    launch_expand_rows<I>(d_row_ptr, G.rows(), s->rows.template as<I>(), stream);
-    SPINDLE_CUDA_CHECK_LAUNCH("expand_rows");
-    return s;
-  });
-  return slot.rows.template as<const I>();
-}
 
 /// out[e] = accum(out[e], S(e) ⊗ dot[e]) after cuSPARSE computed the plain dot products.
 template <class S, class I, class V, class T>
@@ -62,7 +45,8 @@ void run_sddmm(const Plan& plan, SddmmArgs<I, VV, typename S::value_type> a,
     case SddmmKernel::Iir:
     case SddmmKernel::Wmt:
     case SddmmKernel::Auto:
-      a.row_idx = cached_coo_rows(G, structure.row_ptr, stream);
+      a.row_idx =
+          cached_coo_rows(G, structure.row_ptr, structure.rows, structure.nnz, "csr", stream);
       if (plan.sddmm == SddmmKernel::Vct) {
         launch_sddmm_vct<S>(a, stream);
       } else if (plan.sddmm == SddmmKernel::Wmt) {

@@ -12,6 +12,7 @@
 /// the transpose's rows). The winner lives in memory with the graph and, with a plan-cache file,
 /// on disk keyed by a fingerprint of the graph and the device, so later processes skip timing.
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,5 +49,19 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options = {});
 /// The fingerprint tune_mxv uses for (A, S) on the current device.
 template <class S, class I, class V>
 std::string mxv_fingerprint(const Graph<I, V>& A);
+
+/// Tuning mode for mxm on CUDA (defined with the CUDA mxm entries, ops/cuda/mxm): times the
+/// SpMM candidates (every kernel; both forms of nnz_balanced_seq) once for C = A ⊕.⊗ B with B of
+/// width n (random data), and caches the winner on A. Later CUDA mxm calls over A with this (n,
+/// semiring kind, value type) and no forced kernel run the winner (logged with "tuned" under
+/// SPINDLE_LOG=plan). For transpose_a, tune A.transpose(). The cache is in memory
+/// (options.plan_cache is not used for mxm).
+/// @throws Unsupported without CUDA or a device; DeviceError / OutOfMemory from the runs.
+template <class S, class I, class V>
+TuneResult tune_mxm(const Graph<I, V>& A, std::int64_t n, const TuneOptions& options = {});
+
+/// The same for sddmm over the pattern of S with inner dimension k (vct, iir, wmt).
+template <class Sr, class I, class V>
+TuneResult tune_sddmm(const Graph<I, V>& S, std::int64_t k, const TuneOptions& options = {});
 
 }  // namespace spindle

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA planner's mxm / sddmm decisions (ops/core/planner_cuda_mxm.cpp) on the statistics of
+// the graphs they were measured on (H200, spindle_bench_mxm / spindle_bench_sddmm): each
+// expectation is the kernel that measured fastest there. Plain host code: runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "ops/core/planner.hpp"
+#include "spindle/executor.hpp"
+
+namespace spindle::detail {
+namespace {
+
+GraphStats stats_of(std::int64_t rows, std::int64_t nnz, double stdv, std::int64_t max_row) {
+  GraphStats s;
+  s.rows = rows;
+  s.cols = rows;
+  s.nnz = nnz;
+  s.avg_row = static_cast<double>(nnz) / static_cast<double>(rows);
+  s.stdv_row = stdv;
+  s.max_row = max_row;
+  return s;
+}
+
+MxmKernel mxm_pick(const GraphStats& s, std::int64_t n) {
+  MxmInfo info;
+  info.n = n;
+  return plan_mxm_cuda(s, info, reference_hopper_caps(), Descriptor{}).mxm;
+}
+
+SddmmKernel sddmm_pick(const GraphStats& s, std::int64_t k) {
+  SddmmInfo info;
+  info.k = k;
+  return plan_sddmm_cuda(s, info, reference_hopper_caps(), Descriptor{}).sddmm;
+}
+
+const GraphStats kRmat22 = stats_of(4194304, 65243581, 186.2, 97929);
+const GraphStats kUniform22 = stats_of(4194304, 67108746, 4.0, 41);
+const GraphStats kBcsstk13 = stats_of(2003, 83883, 22.8, 95);
+const GraphStats kAs20 = stats_of(6474, 26467, 25.0, 1459);
+const GraphStats kEmail = stats_of(1005, 25571, 33.3, 334);
+
+TEST(MxmPlanner, SkewedGraphsTakeTheLoadBalancedKernelAtEveryWidth) {
+  for (std::int64_t n : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+    EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
+    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
+  }
+}
+
+TEST(MxmPlanner, BalancedRowsTakeParallelReductionUpToFourThenRowCaching) {
+  for (std::int64_t n : {1, 2, 4}) EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::ParallelReduceVec);
+  for (std::int64_t n : {5, 8, 16, 32, 128, 256}) {
+    EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::RowCacheSeq) << "N = " << n;
+  }
+}
+
+TEST(MxmPlanner, LongAverageRowsKeepParallelReductionUpToSixteen) {
+  for (std::int64_t n : {1, 8, 16}) {
+    EXPECT_EQ(mxm_pick(kBcsstk13, n), MxmKernel::ParallelReduceVec) << "N = " << n;
+    EXPECT_EQ(mxm_pick(kEmail, n), MxmKernel::ParallelReduceVec) << "N = " << n;
+  }
+  EXPECT_EQ(mxm_pick(kBcsstk13, 32), MxmKernel::RowCacheSeq);
+  // email-Eu-core's row of 334 would hold one row_cache_seq group for ~58 us.
+  EXPECT_EQ(mxm_pick(kEmail, 32), MxmKernel::NnzBalancedSeq);
+}
+
+TEST(MxmPlanner, ParallelReductionUsesAboutOneLanePerAverageEntry) {
+  MxmInfo info;
+  info.n = 2;
+  const Plan p = plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{});
+  EXPECT_EQ(p.params.lanes_per_row, 16);
+  EXPECT_EQ(p.params.tile, 0);  // no column tiles: measured slower
+}
+
+TEST(SddmmPlanner, InterleavedReductionExceptOneChunkPerLaneAt128) {
+  for (std::int64_t k : {1, 16, 32, 64, 256, 512}) {
+    EXPECT_EQ(sddmm_pick(kRmat22, k), SddmmKernel::Iir) << "K = " << k;
+  }
+  EXPECT_EQ(sddmm_pick(kRmat22, 128), SddmmKernel::Vct);
+  EXPECT_EQ(sddmm_pick(kUniform22, 100), SddmmKernel::Vct);
+}
+
+TEST(MxmPlanner, ForcedKernelsWinAndCusparseIsRefusedOutsidePlusTimes) {
+  Descriptor d;
+  d.force(MxmKernel::AsptTiled);
+  MxmInfo info;
+  info.n = 64;
+  EXPECT_EQ(plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), d).mxm, MxmKernel::AsptTiled);
+  d.force(MxmKernel::Cusparse);
+  info.semiring = SemiringKind::MaxPlus;
+  const Plan p = plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), d);
+  EXPECT_EQ(p.mxm, MxmKernel::RowCacheSeq);
+  EXPECT_FALSE(p.forced);
+}
+
+}  // namespace
+}  // namespace spindle::detail
