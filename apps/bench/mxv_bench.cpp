@@ -152,13 +152,12 @@ std::string label_of(const Plan& p) {
   if (p.params.lanes_per_row) l += "/" + std::to_string(p.params.lanes_per_row);
   if (p.params.items_per_worker) l += "/" + std::to_string(p.params.items_per_worker);
   if (p.params.tile == 1) l += "+relabel";
-  if (p.params.tile == 2) l += "+hot" + std::to_string(p.params.oversubscription == 2 ? 2 : 1);
   return l;
 }
 
 std::vector<Config> sweep(bool quick) {
   std::vector<Config> c;
-  auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0, int per_sm = 0) {
+  auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0) {
     Config x;
     x.kernel = to_string(k);
     x.plan.op = OpKind::Mxv;
@@ -167,7 +166,6 @@ std::vector<Config> sweep(bool quick) {
     x.plan.params.lanes_per_row = lanes;
     x.plan.params.items_per_worker = items;
     x.plan.params.tile = relabel;
-    x.plan.params.oversubscription = per_sm;
     x.plan.forced = true;
     x.label = label_of(x.plan);
     c.push_back(x);
@@ -187,9 +185,6 @@ std::vector<Config> sweep(bool quick) {
   for (int l : {8, 32}) add(MxvKernel::SubwarpPerRow, l, 0, 1);
   for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
-  // nnz_split with the hottest entries of u in shared memory (tile = 2), 1 or 2 blocks per SM.
-  for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 2, 1);
-  add(MxvKernel::NnzSplitSegmented, 0, 1024, 2, 2);
   return c;
 }
 

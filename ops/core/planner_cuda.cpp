@@ -7,7 +7,7 @@
 // longer than 64) and dgSPARSE's rules (seed 000 §2.2: balance when stdv_row / avg_row is high;
 // short rows waste the lanes of a warp-per-row kernel), then set from our measurements:
 // apps/bench/mxv_bench.cpp on an NVIDIA H200 (fp32 plus_times, int32, medians of 30 runs; the
-// tables are in apps/bench/MXV_RESULTS.md). Each constant names the measurement behind it.
+// tables are in ops/cuda/mxv/NOTES.md). Each constant names the measurement behind it.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -27,36 +27,40 @@ constexpr double kBalancedImbalance = 1.0;
 // Ginkgo Alg. 2's long-row test: one row this long stalls its warp in a row kernel.
 constexpr std::int64_t kLongRow = 1024;
 // Below this many entries a call takes a few microseconds whatever the kernel (launch-bound):
-// the real graphs of the data folder (<= 84k entries) ran 4.1-4.7 us on subwarp_per_row, but
-// 7-13 us on nnz_split / merge_path, which launch a second (fix-up) kernel. A long row is then
-// handled by 32 lanes (as20graph: max row 1459, subwarp/32 10.5 us vs nnz_split/256 13.0 us).
+// the real graphs of the data folder (<= 84k entries) ran 4.2-5.6 us on subwarp_per_row, but
+// 7.6-14 us on nnz_split / merge_path, which launch a second (fix-up) kernel. Rows up to
+// kSmallLongRow are then still handled by 32 lanes (as20graph: max row 1459, subwarp/32 10.5 us
+// vs nnz_split/512 18.6 us and merge_path 14.2 us).
 constexpr std::int64_t kSmallNnz = 1 << 17;
+constexpr std::int64_t kSmallLongRow = 8192;
 // nnz_split chunk (entries per warp): 512 was best on R-MAT scale 18-20 (< 1.6e7 entries),
 // 1024 on scales 21-23 (2048 within 1%).
 constexpr std::int64_t kSmallChunkBelowNnz = 10000000;
 constexpr std::int64_t kChunkSmall = 512;
 constexpr std::int64_t kChunkLarge = 1024;
-// Column relabelling by in-degree with the hottest entries of u staged in shared memory
-// (nnz_split's hot variant), for large skewed graphs. Relabelling alone gained nothing on R-MAT
-// (within +-3% of the plain kernels at every scale: L1 hits cost as many passes as misses for a
-// divergent gather); the shared-memory stage is what cuts the gather cost. The planner sees row
-// statistics only, so the row imbalance stands in for the column skew (true for R-MAT, whose in-
-// and out-degree distributions match); tuning mode tries both.
+// Column relabelling by in-degree (partition.hpp: the most gathered entries of u packed at the
+// front) for skewed graphs whose u takes more than this share of L2: on R-MAT scale 23 (u 33.5 MB
+// of the H200's 60 MB L2) it made nnz_split 9-10% faster (1.033 vs 1.130 ms); at scale 18-22
+// (u <= 16.8 MB) it cost 1-9% (the extra gather pass of u). The planner sees row statistics only,
+// so the row imbalance stands in for the column skew (true for R-MAT, whose in- and out-degree
+// distributions match); tuning mode tries both.
 constexpr double kRelabelImbalance = 2.0;
-constexpr std::int64_t kHotMinNnz = 1 << 22;
-// merge_path for skewed graphs with few entries per row (rows + entries balanced per thread):
-// never the fastest on the edge-factor-16 suite, but on R-MAT scale 22 with edge factor 2 (avg
-// 2.0, 70% empty rows) merge_path/6 ran 5% ahead of the best nnz_split.
-constexpr double kMergeMaxAvgRow = 4.0;
-// Even rows this short run one thread per row: uniform scale 22, edge factor 2 (avg 2.0) ran
-// 14% faster on row_per_thread than on subwarp/2 or merge_path.
-constexpr double kRowPerThreadMaxAvg = 3.0;
-// merge_path items per thread: 6 best on R-MAT scale 21-23 (8 was 3-14% slower), within 5% below.
+constexpr double kRelabelL2Share = 0.4;
+// merge_path when rows outnumber entries: nnz_split walks a chunk's rows 32 per window step, so
+// chunks covering long runs of empty rows slow down, while merge path gives every thread the same
+// rows + entries. Not reached by the benchmark's graphs: on R-MAT scale 22 with edge factor 2
+// (avg 2.0, 70% empty rows) nnz_split/512 ran 3.5% ahead of merge_path/6, so the cut-off stays at
+// one entry per row, below any graph measured.
+constexpr double kMergeMaxAvgRow = 1.0;
+// merge_path items per thread: 6 best at scale 22-23 (8 was 4-14% slower there), within 5% of
+// the best K elsewhere.
 constexpr int kMergeItems = 6;
+// Even rows this short run one thread per row: uniform scale 22, edge factor 2 (avg 2.0) ran
+// 0.078 ms on row_per_thread, as fast as subwarp/2 and 23% ahead of nnz_split / merge_path.
+constexpr double kRowPerThreadMaxAvg = 3.0;
 constexpr int kDefaultBlockThreads = 256;
-// LaunchParams::tile value that relabels columns and stages the hottest entries of u in shared
-// memory for nnz_split (ops/cuda/mxv/mxv_entry.cuh).
-constexpr int kRelabelHotShared = 2;
+// LaunchParams::tile value that relabels columns for the mxv kernels (ops/cuda/mxv/mxv_entry.cuh).
+constexpr int kRelabelColumns = 1;
 
 std::string fmt(double v) {
   char buf[32];
@@ -104,13 +108,12 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
 
 Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps,
                    const Descriptor& desc) {
-  (void)caps;
   Plan p = base(info.op);
   const double imbalance = stats.imbalance();
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
                             ", max row " + std::to_string(stats.max_row);
   const bool plain = !info.masked && !info.accum && info.input_full;
-  if (stats.nnz < kSmallNnz && stats.max_row <= kLongRow) {
+  if (stats.nnz < kSmallNnz && stats.max_row <= kSmallLongRow) {
     p.mxv = MxvKernel::SubwarpPerRow;
     p.params.lanes_per_row = lanes_for(stats);
     p.reason = "small (" + std::to_string(stats.nnz) + " entries, launch-bound): one kernel, " +
@@ -140,10 +143,13 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.reason = "skewed rows: fixed chunks of " + std::to_string(p.params.items_per_worker) +
                " entries per warp (VSR); " + shape;
   }
+  const double u_bytes =
+      static_cast<double>(stats.cols) * (info.value == ValueKind::Double ? 8.0 : 4.0);
   if (plain && p.mxv == MxvKernel::NnzSplitSegmented && imbalance > kRelabelImbalance &&
-      stats.nnz >= kHotMinNnz) {
-    p.params.tile = kRelabelHotShared;
-    p.reason += "; columns relabelled by in-degree, the hottest entries of u in shared memory";
+      caps.l2_bytes > 0 && u_bytes > kRelabelL2Share * static_cast<double>(caps.l2_bytes)) {
+    p.params.tile = kRelabelColumns;
+    p.reason += "; columns relabelled by in-degree (u is " + fmt(u_bytes / 1e6) +
+                " MB: hot entries packed to stay in L2)";
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;
   if (desc.mxv_kernel == MxvKernel::Auto) return p;

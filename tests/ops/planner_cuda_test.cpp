@@ -67,20 +67,25 @@ TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
   EXPECT_EQ(last, 32);
 }
 
-TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCalls) {
-  EXPECT_EQ(plan(kRmat22).params.tile, 2) << plan(kRmat22).describe();
-  EXPECT_EQ(plan(kUniform22).params.tile, 0);
+TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWhoseInputCrowdsL2) {
+  // R-MAT scale 23: u is 33.5 MB (> 40% of the reference 50 MB L2); scale 22: 16.8 MB.
+  const GraphStats rmat23 = stats(8388608, 131159231, 213.0, 152949, 4500000);
+  EXPECT_EQ(plan(rmat23).params.tile, 1) << plan(rmat23).describe();
+  EXPECT_EQ(plan(kRmat22).params.tile, 0) << plan(kRmat22).describe();
+  EXPECT_EQ(plan(stats(8388608, 134217599, 4.0, 40, 0)).params.tile, 0);  // uniform: no skew
   detail::MxvInfo masked;
   masked.masked = true;
-  EXPECT_EQ(plan(kRmat22, masked).params.tile, 0);
+  EXPECT_EQ(plan(rmat23, masked).params.tile, 0);
   detail::MxvInfo sparse_input;
   sparse_input.input_full = false;
-  EXPECT_EQ(plan(kRmat22, sparse_input).params.tile, 0);
+  EXPECT_EQ(plan(rmat23, sparse_input).params.tile, 0);
 }
 
-TEST(PlannerCuda, SendsSkewedShortRowsToMergePathAndEvenShortRowsToRowPerThread) {
+TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
   const Plan skewed = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));  // R-MAT, edge factor 2
-  EXPECT_EQ(skewed.mxv, MxvKernel::MergePath) << skewed.describe();
+  EXPECT_EQ(skewed.mxv, MxvKernel::NnzSplitSegmented) << skewed.describe();
+  const Plan rows = plan(stats(4194304, 2000000, 3.0, 500, 2900000));  // avg 0.48
+  EXPECT_EQ(rows.mxv, MxvKernel::MergePath) << rows.describe();
   const Plan even = plan(stats(4194304, 8388606, 1.4, 14, 560000));  // uniform, edge factor 2
   EXPECT_EQ(even.mxv, MxvKernel::RowPerThread) << even.describe();
 }

@@ -29,7 +29,7 @@ namespace spindle::detail::cuda {
 /// A compile-time choice: selecting it at run time put a branch around every load, which kept the
 /// compiler from issuing a thread's loads together and cost 15% (subwarp) to 4x (row_per_thread,
 /// one long row) on the H200. Measured under that handicap the policies differed by at most 8%
-/// either way (apps/bench/MXV_RESULTS.md), so the plain loads stay.
+/// either way (H200 sweep in the session of commit d0b9b6e), so the plain loads stay.
 inline constexpr int kCacheHintsDefault = 0;
 
 template <class T, class I, class VV>
@@ -125,22 +125,12 @@ __device__ __forceinline__ T matrix_value(const VV* values, std::int64_t k) {
   }
 }
 
-/// Where a kernel reads u(j): global memory, or (nnz_split's hot variant) shared memory for the
-/// first `hot` columns, which the column relabelling makes the most gathered ones.
+/// Where a kernel reads u(j).
 template <class T>
 struct GlobalGather {
   const T* u;
   __device__ __forceinline__ T operator()(std::int64_t j) const {
     return ld_gather<kCacheHintsDefault>(u + j);
-  }
-};
-template <class T>
-struct HotGather {
-  const T* u;
-  const T* s_u;
-  std::int64_t hot;
-  __device__ __forceinline__ T operator()(std::int64_t j) const {
-    return j < hot ? s_u[j] : ld_gather<kCacheHintsDefault>(u + j);
   }
 };
 

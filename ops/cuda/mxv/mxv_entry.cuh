@@ -49,9 +49,6 @@ void launch_gather(const T* x, const I* perm, std::int64_t n, T* out, cudaStream
 /// relabelling (partition.hpp): gathers of u hit packed, hot lines. (tile has no other meaning
 /// for mxv; cuSPARSE uses it to pick its algorithm.)
 inline constexpr int kRelabelColumns = 1;
-/// ... and for nnz_split, tile == kRelabelHotShared relabels and stages the hottest entries of u
-/// in shared memory (nnz_split_segmented.cuh's hot variant).
-inline constexpr int kRelabelHotShared = 2;
 
 /// Writes presence = (row has entries) after cuSPARSE, which writes 0 for empty rows.
 template <class I>
@@ -80,18 +77,7 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       chunk = (chunk + 31) / 32 * 32;
       const NnzSplitPartition part = nnz_split_partition(M, chunk);
       void* ws = ctx.scratch(ChunkPartials<T>::bytes(part.chunks));
-      if (p.tile == kRelabelHotShared) {
-        // One block of 768 threads per SM with 200 KB of u, or (oversubscription 2) two blocks of
-        // 512 threads with 100 KB each.
-        const int per_sm = p.oversubscription == 2 ? 2 : 1;
-        const std::int64_t hot = std::min<std::int64_t>(
-            M.cols(), static_cast<std::int64_t>(kHotBytes / per_sm / sizeof(T)));
-        const int sms = device_caps().sm_count > 0 ? device_caps().sm_count : 1;
-        launch_nnz_split_hot<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, hot,
-                                          per_sm == 1 ? 768 : 512, sms * per_sm, stream);
-      } else {
-        launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
-      }
+      launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
       break;
     }
     default: {  // MergePath
@@ -195,9 +181,7 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
   const cudaStream_t stream = ctx.stream;
   DeviceBuffer relabelled;
-  if (!general && kernel != MxvKernel::Cusparse &&
-      (chosen.params.tile == kRelabelColumns ||
-       (chosen.params.tile == kRelabelHotShared && kernel == MxvKernel::NnzSplitSegmented))) {
+  if (!general && kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
     const ColumnRelabel rl = column_relabel(M);
     relabelled = DeviceBuffer(static_cast<std::size_t>(M.cols()) * sizeof(T),
                               "mxv: input in relabelled column order");

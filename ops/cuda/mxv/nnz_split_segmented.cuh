@@ -45,9 +45,6 @@ __global__ void nnz_split_partition_kernel(const I* row_ptr, std::int64_t n, std
   chunk_row[c] = lo;
 }
 
-/// Shared memory the hot variant stages u in (200 KB of the 227 KB a Hopper block may opt into).
-inline constexpr std::size_t kHotBytes = 200 * 1024;
-
 namespace nnz_split {
 constexpr unsigned kFull = 0xffffffffu;
 constexpr std::int64_t kNoEnd = INT64_MAX;
@@ -185,7 +182,9 @@ __device__ __forceinline__ void nnz_split_step(const MxvArgs<T, I, VV>& a, nnz_s
   }
 }
 
-/// One warp's chunk w (uniform across the warp); u(j) is read through `gather`.
+/// One warp's chunk w (uniform across the warp); u(j) is read through `gather` (a functor, so a
+/// variant can serve some entries of u from elsewhere; see NOTES.md here for the shared-memory
+/// variant that was measured and dropped).
 template <class S, bool kGeneral, class T, class I, class VV, class G>
 __device__ __forceinline__ void nnz_split_warp(const MxvArgs<T, I, VV>& a, std::int64_t w,
                                                std::int64_t chunk,
@@ -261,28 +260,6 @@ __global__ void __launch_bounds__(128)
   nnz_split_warp<S, kGeneral>(a, w, chunk, chunk_row, part, GlobalGather<T>{a.u});
 }
 
-/// The hot variant: a persistent grid (one or two blocks per SM) first stages u(0..hot) in
-/// shared memory, then its warps walk the chunks grid-stride, reading those entries of u from
-/// shared memory. With columns relabelled by in-degree (partition.hpp), u(0..hot) are the most
-/// gathered entries: a random gather from shared memory costs a few bank-conflict cycles, while a
-/// divergent global gather costs the L1 one pass per distinct line whether it hits or not.
-template <class S, bool kGeneral, class T, class I, class VV>
-__global__ void __launch_bounds__(768, 1)
-    mxv_nnz_split_hot_kernel(const MxvArgs<T, I, VV> a, std::int64_t chunk, std::int64_t chunks,
-                             const std::int64_t* __restrict__ chunk_row,
-                             const ChunkPartials<T> part, std::int64_t hot) {
-  extern __shared__ __align__(16) unsigned char hot_smem[];
-  T* s_u = reinterpret_cast<T*>(hot_smem);
-  for (std::int64_t j = threadIdx.x; j < hot; j += blockDim.x) s_u[j] = __ldg(a.u + j);
-  __syncthreads();
-  const std::int64_t warps = blockDim.x >> 5;
-  const HotGather<T> g{a.u, s_u, hot};
-  for (std::int64_t w = blockIdx.x * warps + (threadIdx.x >> 5); w < chunks;
-       w += static_cast<std::int64_t>(gridDim.x) * warps) {
-    nnz_split_warp<S, kGeneral>(a, w, chunk, chunk_row, part, g);
-  }
-}
-
 /// Launches the main kernel and the fix-up. `chunk_row` holds the cached partition for `chunk`
 /// (a multiple of 32); `ws` at least ChunkPartials<T>::bytes(chunks).
 template <class S, bool kGeneral, class T, class I, class VV>
@@ -293,29 +270,6 @@ void launch_nnz_split(const MxvArgs<T, I, VV>& a, std::int64_t chunk, std::int64
   const std::int64_t blocks = (chunks * 32 + kBlock - 1) / kBlock;
   mxv_nnz_split_kernel<S, kGeneral>
       <<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(a, chunk, chunks, chunk_row, part);
-  launch_carry_fixup<S, kGeneral>(part, chunks, a.out, stream);
-}
-
-/// Launches the hot variant (`hot` entries of u in shared memory, `block` threads, `blocks`
-/// blocks: a persistent grid) and the fix-up.
-template <class S, bool kGeneral, class T, class I, class VV>
-void launch_nnz_split_hot(const MxvArgs<T, I, VV>& a, std::int64_t chunk, std::int64_t chunks,
-                          const std::int64_t* chunk_row, void* ws, std::int64_t hot, int block,
-                          int blocks, cudaStream_t stream) {
-  const ChunkPartials<T> part = ChunkPartials<T>::carve(ws, chunks);
-  const std::size_t smem = static_cast<std::size_t>(hot) * sizeof(T);
-  static const bool attr = [smem] {
-    // The largest staging any call of this instantiation asks for (kHotBytes).
-    (void)smem;
-    return cudaFuncSetAttribute(mxv_nnz_split_hot_kernel<S, kGeneral, T, I, VV>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(kHotBytes)) == cudaSuccess;
-  }();
-  if (!attr) SPINDLE_CUDA_CHECK(cudaGetLastError());
-  const std::int64_t needed = (chunks + block / 32 - 1) / (block / 32);
-  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(blocks, needed));
-  mxv_nnz_split_hot_kernel<S, kGeneral>
-      <<<grid, block, smem, stream>>>(a, chunk, chunks, chunk_row, part, hot);
   launch_carry_fixup<S, kGeneral>(part, chunks, a.out, stream);
 }
 
