@@ -166,9 +166,13 @@ inline bool exact_semiring(SemiringKind k) {
 }
 
 /// Compares a CUDA result with the CPU backend's: presence exactly, values exactly or within a
-/// relative tolerance (sums of positive terms in a different order).
+/// relative tolerance (sums of positive terms in a different order). With `scale` (one entry per
+/// row: sum_j |a_ij * u_j|, the size of the terms), the bound is tol * max(1, |w|, scale[i]):
+/// a sum whose terms cancel (graphs with negative weights) carries rounding error of the order
+/// of its terms, not of its result, whatever the summation order.
 template <class T>
-::testing::AssertionResult same_result(const Vector<T>& got, const Vector<T>& want, bool exact) {
+::testing::AssertionResult same_result(const Vector<T>& got, const Vector<T>& want, bool exact,
+                                       const std::vector<double>* scale = nullptr) {
   if (got.size() != want.size()) {
     return ::testing::AssertionFailure() << "size " << got.size() << " vs CPU " << want.size();
   }
@@ -183,7 +187,8 @@ template <class T>
       if (exact) {
         ok = g == w || (std::isinf(g) && std::isinf(w) && (g > 0) == (w > 0));
       } else {
-        ok = std::fabs(g - w) <= tol * std::max(1.0, std::fabs(w));
+        const double size = scale ? std::max(std::fabs(w), (*scale)[i]) : std::fabs(w);
+        ok = std::fabs(g - w) <= tol * std::max(1.0, size);
       }
     }
     if (!ok && bad++ == 0) {

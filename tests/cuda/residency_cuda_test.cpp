@@ -117,3 +117,30 @@ TEST(CudaResidency, InjectedDeviceAllocationFailureThrowsOutOfMemoryAndKeepsInpu
 
 }  // namespace
 }  // namespace spindle
+
+namespace spindle {
+namespace {
+
+TEST(CudaResources, ReleasedHandlesAndScratchAreRecreatedByTheNextCall) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = cuda_test::make_graph<std::int32_t, float>(Family::PowerLaw, 4001, 4001, 7);
+  const auto u = cuda_test::random_vector<float>(4001, 0.0, 8);
+  Vector<float> want;
+  mxv(want, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+      Descriptor().on(Device::Cpu));
+  for (MxvKernel k : {MxvKernel::Cusparse, MxvKernel::NnzSplitSegmented}) {
+    for (int round = 0; round < 2; ++round) {
+      Vector<float> got;
+      mxv(got, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+          Descriptor(kCuda).force(k));
+      EXPECT_TRUE(cuda_test::same_result(got, want, false)) << to_string(k) << " round " << round;
+      const float s = reduce(MonoidKind::Plus, got, kCuda);  // uses the scratch workspace
+      EXPECT_GT(s, 0.0f);
+      release_device_resources();  // handles and scratch freed; the next call makes new ones
+    }
+  }
+  release_device_resources();  // twice in a row is harmless
+}
+
+}  // namespace
+}  // namespace spindle

@@ -38,6 +38,14 @@ DeviceCaps reference_hopper_caps();
 /// Unsupported with the reason ("built without CUDA" / "no CUDA device visible").
 Device resolve_device(Device requested);
 
+/// Frees the process-wide CUDA resources Spindle holds between calls: the scratch workspace and
+/// the cuBLAS / cuSPARSE handles (with their workspaces). Data owned by graphs, vectors and
+/// matrices is not touched (it goes with them). The next CUDA operation creates what it needs
+/// again, so this is safe to call at any point where no Spindle operation is running on another
+/// thread: before exit (leak checkers then see nothing held), or to give memory back between
+/// phases of a program. Does nothing without CUDA.
+void release_device_resources() noexcept;
+
 /// Number of OpenMP threads the CPU backend uses.
 int cpu_threads() noexcept;
 

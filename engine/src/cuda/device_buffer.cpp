@@ -2,7 +2,11 @@
 // Device memory, the memory check before large allocations, and the CUDA context.
 #include "engine/src/cuda/device_buffer.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "spindle/debug/allocation.hpp"
 #include "spindle/error.hpp"
@@ -79,6 +83,23 @@ void* Context::scratch(std::size_t bytes) {
 
 void Context::synchronize() { SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
+void Context::release_scratch() noexcept { scratch_.release(); }
+
+namespace {
+std::atomic<bool> g_context_created{false};
+std::mutex g_release_mutex;
+std::vector<void (*)() noexcept>& release_fns() {
+  static auto* fns = new std::vector<void (*)() noexcept>();  // immortal, like the context
+  return *fns;
+}
+}  // namespace
+
+void on_release(void (*fn)() noexcept) {
+  std::lock_guard<std::mutex> lock(g_release_mutex);
+  auto& fns = release_fns();
+  if (std::find(fns.begin(), fns.end(), fn) == fns.end()) fns.push_back(fn);
+}
+
 Context& context() {
   static Context* ctx = [] {
     auto* c = new Context();
@@ -93,9 +114,36 @@ Context& context() {
       cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
     }
     cudaGetLastError();
+    g_context_created.store(true);
     return c;
   }();
   return *ctx;
 }
 
 }  // namespace spindle::detail::cuda
+
+namespace spindle {
+
+void release_device_resources() noexcept {
+  using namespace detail::cuda;
+  if (!g_context_created.load()) return;  // nothing was ever created
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> op_lock(ctx.mutex);
+  cudaStreamSynchronize(ctx.stream);  // kernels may still use the scratch space
+  ctx.release_scratch();
+  {
+    std::lock_guard<std::mutex> lock(g_release_mutex);
+    for (auto fn : release_fns()) fn();
+  }
+  cudaStreamSynchronize(ctx.stream);  // stream-ordered frees complete
+  // Give the pool's cached (freed) memory back to the driver as well.
+  int dev = 0;
+  cudaMemPool_t pool = nullptr;
+  if (cudaGetDevice(&dev) == cudaSuccess &&
+      cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+    cudaMemPoolTrimTo(pool, 0);
+  }
+  cudaGetLastError();
+}
+
+}  // namespace spindle

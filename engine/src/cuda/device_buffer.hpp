@@ -76,10 +76,16 @@ struct Context {
   void* scratch(std::size_t bytes);
   /// Blocks until everything enqueued so far has run (checked).
   void synchronize();
+  /// Frees the scratch workspace (after the stream has drained; hold `mutex`).
+  void release_scratch() noexcept;
 
  private:
   DeviceBuffer scratch_;
 };
+
+/// Registers `fn` to run in release_device_resources() (once per distinct fn): holders of
+/// lazily created library handles register their destroy function when they create a handle.
+void on_release(void (*fn)() noexcept);
 
 /// The process-wide context for the current device (created on first use, never destroyed so
 /// that static objects freeing device memory at exit find it).

@@ -6,6 +6,7 @@ namespace spindle {
 
 bool built_with_cuda() noexcept { return false; }
 bool cuda_available() noexcept { return false; }
+void release_device_resources() noexcept {}
 const DeviceCaps& device_caps() {
   static const DeviceCaps none{};
   return none;

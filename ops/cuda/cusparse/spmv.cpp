@@ -12,13 +12,20 @@
 namespace spindle::detail::cuda {
 namespace {
 
+// Created on first use, destroyed by release_device_resources() and then recreated on demand.
+// Callers hold context().mutex.
+cusparseHandle_t g_handle = nullptr;
+void destroy_handle() noexcept {
+  if (g_handle != nullptr) cusparseDestroy(g_handle);
+  g_handle = nullptr;
+}
 cusparseHandle_t handle() {
-  static cusparseHandle_t h = [] {
-    cusparseHandle_t x = nullptr;
-    SPINDLE_CUSPARSE_CHECK(cusparseCreate(&x));
-    return x;
-  }();
-  return h;
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  if (g_handle == nullptr) {
+    SPINDLE_CUSPARSE_CHECK(cusparseCreate(&g_handle));
+    on_release(&destroy_handle);
+  }
+  return g_handle;
 }
 
 cusparseSpMVAlg_t alg_of(CusparseAlg a) {

@@ -65,12 +65,15 @@ struct ReduceInput {
 
 template <class T>
 __device__ __forceinline__ Partial<T> element(const ReduceInput<T>& in, std::int64_t i) {
+  // The value slot of an absent entry is never read: it may never have been written (initcheck).
   if (in.l1) {
     const bool p = (in.up == nullptr || in.up[i] != 0) && (in.vp == nullptr || in.vp[i] != 0);
+    if (!p) return {T(0), false};
     const T a = in.u[i], b = in.v[i];
-    return {p ? (a < b ? b - a : a - b) : T(0), p};
+    return {a < b ? b - a : a - b, true};
   }
-  return {in.u[i], in.up == nullptr || in.up[i] != 0};
+  const bool p = in.up == nullptr || in.up[i] != 0;
+  return {p ? in.u[i] : T(0), p};
 }
 
 /// Block-wide fixed-tree combination of one Partial per thread; thread 0 gets the result.
