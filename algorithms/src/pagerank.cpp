@@ -13,6 +13,7 @@
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxv.hpp"
+#include "spindle/ops/rank.hpp"
 #include "spindle/ops/reduce.hpp"
 
 namespace spindle {
@@ -112,18 +113,9 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   Vector<T> inv(n);
   apply(inv, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::ScalarDiv, alpha), deg, desc);
 
-  // Dangling indicator: 1 where a vertex has no out-entries or its out-weights sum to 0
-  // (networkx's S == 0 test), 0 elsewhere. A full 0/1 vector rather than a mask: the per-
-  // iteration dangling sum is then a plain product and sum over full vectors, the ops' fastest
-  // path (a masked apply into a bitmap vector costs several times more per element).
-  Vector<T> dangling(n, T(0));
-  bool has_dangling = false;
-  if (redistribute) {
-    apply(dangling, Mask::value(deg, /*complement=*/true), Accum::none(),
-          Unary<T>::make(UnaryOp::One), deg, desc);
-    has_dangling = reduce(MonoidKind::Plus, dangling, desc) > T(0);
-  }
-
+  // Dangling vertices (no out-entries, or out-weights summing to 0: networkx's S == 0 test) are
+  // exactly those with inv == 0 (alpha / a finite positive sum is never 0 without flush-to-zero),
+  // which is how scale_and_leak finds the rank they would lose.
   Vector<T> p;
   if (personalized) {
     double sum = 0.0;
@@ -136,30 +128,22 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   Vector<T> x(n, static_cast<T>(1.0 / double(n)));
   Vector<T> x_new(n);
   Vector<T> w(n);
-  Vector<T> x_dangling(n);
+  Vector<T> leak(1);
   const semiring::plus_times<T> plus_times{};
+  // x_new(i) = (A^T w)(i) + (t0 + t1 * leak) * (p(i) or 1): teleport plus the dangling rank,
+  // redistributed like the teleport (default, networkx) or dropped (gap, boost). Boost's
+  // teleport is 1 - alpha per vertex (its ranks sum to n), the others' (1 - alpha) / n.
+  const double per = preset == PageRankPreset::Boost || personalized ? 1.0 : 1.0 / double(n);
+  const double t0 = (1.0 - o.alpha) * per;
+  const double t1 = redistribute ? o.alpha * per : 0.0;
 
   for (int it = 1; it <= max_iter; ++it) {
-    // w = α x ./ outdeg (0 at dangling rows, which have no entries for vxm to read anyway).
-    ewise_mult(w, Mask{}, Accum::none(), BinaryOp::Times, x, inv, desc);
-    double dangling_sum = 0.0;
-    if (has_dangling) {
-      ewise_mult(x_dangling, Mask{}, Accum::none(), BinaryOp::Times, x, dangling, desc);
-      dangling_sum = static_cast<double>(reduce(MonoidKind::Plus, x_dangling, desc));
-    }
-    // Teleport plus redistributed dangling rank, then x_new += Aᵀ w.
-    double base = 1.0 - o.alpha;
-    if (redistribute) base += o.alpha * dangling_sum;
-    if (preset == PageRankPreset::Boost) {
-      assign(x_new, Mask{}, Accum::none(), static_cast<T>(base), desc);
-    } else if (personalized) {
-      apply(x_new, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(base)), p, desc);
-    } else {
-      assign(x_new, Mask{}, Accum::none(), static_cast<T>(base / double(n)), desc);
-    }
-    vxm(x_new, Mask{}, Accum::plus(), plus_times, w, A, desc);
-
-    result.residual = static_cast<double>(l1_distance(x_new, x, desc));
+    // w = alpha x ./ outdeg, leak = rank on dangling vertices: one fused pass, nothing read back.
+    scale_and_leak(w, leak, x, inv, desc);
+    vxm(x_new, Mask{}, Accum::none(), plus_times, w, A, desc);
+    // Teleport + dangling rank and the L1 residual: one fused pass, the one scalar read back.
+    result.residual = static_cast<double>(
+        teleport_and_residual(x_new, x, leak, t0, t1, personalized ? &p : nullptr, desc));
     result.iterations = it;
     std::swap(x, x_new);
     if (o.on_iteration) o.on_iteration(it, result.residual);

@@ -116,3 +116,27 @@ SPINDLE_FOR_EACH_GRAPH_RESULT(SPINDLE_INSTANTIATE_STUB_GRAPH_RESULT_)
 SPINDLE_FOR_EACH_GRAPH(SPINDLE_INSTANTIATE_STUB_GRAPH_)
 
 }  // namespace spindle::detail::cuda
+
+namespace spindle::detail::cuda {
+
+template <class T>
+void scale_and_leak(Vector<T>&, Vector<T>&, const Vector<T>&, const Vector<T>&) {
+  throw Unsupported("spindle was built without CUDA: scale_and_leak needs --device cpu");
+}
+template <class T>
+T teleport_and_residual(Vector<T>&, const Vector<T>&, const Vector<T>&, double, double,
+                        const Vector<T>*) {
+  throw Unsupported("spindle was built without CUDA: teleport_and_residual needs --device cpu");
+}
+template void scale_and_leak<float>(Vector<float>&, Vector<float>&, const Vector<float>&,
+                                    const Vector<float>&);
+template void scale_and_leak<double>(Vector<double>&, Vector<double>&, const Vector<double>&,
+                                     const Vector<double>&);
+template float teleport_and_residual<float>(Vector<float>&, const Vector<float>&,
+                                            const Vector<float>&, double, double,
+                                            const Vector<float>*);
+template double teleport_and_residual<double>(Vector<double>&, const Vector<double>&,
+                                              const Vector<double>&, double, double,
+                                              const Vector<double>*);
+
+}  // namespace spindle::detail::cuda

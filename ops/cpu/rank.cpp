@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU backend: the fused random-walk steps (spindle/ops/rank.hpp). Sums use the fixed blocks and
+// lanes of reduce_impl.hpp, so results are the same bits for any thread count.
+#include <cstdint>
+
+#include "ops/core/backend.hpp"
+#include "spindle/ops/cpu/reduce_impl.hpp"
+
+namespace spindle::detail::cpu {
+
+template <class T>
+void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vector<T>& scale) {
+  const std::int64_t n = x.size();
+  if (w.size() != n || !w.is_full()) w = Vector<T>(n);
+  const T* xv = x.data();
+  const T* sv = scale.data();
+  T* wv = w.data();
+  const T lost = cpu_kernels::reduce_blocks<T>(
+      n, T(0), [](T a, T b) { return a + b; },
+      [&](std::int64_t i0, std::int64_t i1, T& out) {
+        for (std::int64_t i = i0; i < i1; ++i) wv[i] = xv[i] * sv[i];
+        out = cpu_kernels::lane_sum<T>(
+            i0, i1, [&](std::int64_t i) { return sv[i] == T(0) ? xv[i] : T(0); });
+        return true;
+      });
+  if (leak.size() != 1 || !leak.is_full()) leak = Vector<T>(1);
+  leak.data()[0] = lost;
+}
+
+template <class T>
+T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& leak, double t0,
+                        double t1, const Vector<T>* teleport) {
+  const std::int64_t n = x.size();
+  const T c = static_cast<T>(t0 + t1 * static_cast<double>(leak.data()[0]));
+  const T* xv = x.data();
+  const T* pv = teleport != nullptr ? teleport->data() : nullptr;
+  const std::uint8_t* present = x_new.bitmap_ptr();
+  T* yv = x_new.data();
+  auto absdiff = [](T a, T b) { return a < b ? b - a : a - b; };
+  const T r = cpu_kernels::reduce_blocks<T>(
+      n, T(0), [](T a, T b) { return a + b; },
+      [&](std::int64_t i0, std::int64_t i1, T& out) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const T y = present == nullptr || present[i] != 0 ? yv[i] : T(0);
+          yv[i] = y + (pv != nullptr ? c * pv[i] : c);
+        }
+        out =
+            cpu_kernels::lane_sum<T>(i0, i1, [&](std::int64_t i) { return absdiff(yv[i], xv[i]); });
+        return true;
+      });
+  if (present != nullptr) x_new.bitmap().clear();  // every entry is present now
+  return r;
+}
+
+template void scale_and_leak<float>(Vector<float>&, Vector<float>&, const Vector<float>&,
+                                    const Vector<float>&);
+template void scale_and_leak<double>(Vector<double>&, Vector<double>&, const Vector<double>&,
+                                     const Vector<double>&);
+template float teleport_and_residual<float>(Vector<float>&, const Vector<float>&,
+                                            const Vector<float>&, double, double,
+                                            const Vector<float>*);
+template double teleport_and_residual<double>(Vector<double>&, const Vector<double>&,
+                                              const Vector<double>&, double, double,
+                                              const Vector<double>*);
+
+}  // namespace spindle::detail::cpu

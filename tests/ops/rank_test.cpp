@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fused random-walk steps (spindle/ops/rank.hpp) on the CPU backend against naive loops in
+// double, their argument checks, and bit-identical results for 1, 2 and 3 threads.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "spindle/error.hpp"
+#include "spindle/ops/rank.hpp"
+
+namespace spindle {
+namespace {
+
+const Descriptor kCpu = Descriptor().on(Device::Cpu);
+
+template <class T>
+Vector<T> random_full(std::int64_t n, std::uint64_t seed, double zero_share = 0.0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Vector<T> v(n);
+  for (std::int64_t i = 0; i < n; ++i) v[i] = u(rng) < zero_share ? T(0) : static_cast<T>(u(rng));
+  return v;
+}
+
+template <class T>
+void check_scale_and_leak(std::int64_t n, std::uint64_t seed) {
+  const Vector<T> x = random_full<T>(n, seed);
+  const Vector<T> s = random_full<T>(n, seed + 1, 0.3);  // 30% "dangling"
+  Vector<T> w(3, T(-7)), leak;                           // wrong sizes: resized
+  scale_and_leak(w, leak, x, s, kCpu);
+  ASSERT_EQ(w.size(), n);
+  ASSERT_EQ(leak.size(), 1);
+  ASSERT_TRUE(w.is_full());
+  double want = 0.0, mag = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(w[i], x[i] * s[i]) << "w at " << i;  // one rounding: a product is exact to define
+    if (s[i] == T(0)) want += static_cast<double>(x[i]);
+    mag += std::fabs(static_cast<double>(x[i]));
+  }
+  // Summation in another order: error within a small multiple of eps times the sum of magnitudes.
+  const double eps = std::is_same_v<T, float> ? 1e-6 : 1e-15;
+  EXPECT_NEAR(static_cast<double>(leak[0]), want, 64 * eps * (mag + 1)) << "n " << n;
+}
+
+TEST(RankSteps, ScaleAndLeakMatchesNaiveLoops) {
+  for (std::int64_t n : {1, 7, 4096, 4097, 100003}) {
+    check_scale_and_leak<float>(n, 10 + n);
+    check_scale_and_leak<double>(n, 20 + n);
+  }
+}
+
+template <class T>
+void check_teleport(std::int64_t n, bool sparse_y, bool with_p, std::uint64_t seed) {
+  const Vector<T> x = random_full<T>(n, seed);
+  Vector<T> y = random_full<T>(n, seed + 1);
+  if (sparse_y) {
+    for (std::int64_t i = 0; i < n; i += 3) y.remove(i);  // rows without in-edges after vxm
+  }
+  const Vector<T> p = random_full<T>(n, seed + 2);
+  const Vector<T> leak(1, static_cast<T>(0.25));
+  const double t0 = 0.15 / double(n), t1 = 0.85 / double(n);
+  const T c = static_cast<T>(t0 + t1 * 0.25);
+  std::vector<double> want(static_cast<std::size_t>(n));
+  double residual = 0.0, mag = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T yi = y.present(i) ? y[i] : T(0);
+    const T v = yi + (with_p ? c * p[i] : c);
+    want[static_cast<std::size_t>(i)] = static_cast<double>(v);
+    residual += std::fabs(static_cast<double>(v) - static_cast<double>(x[i]));
+    mag += std::fabs(static_cast<double>(v)) + std::fabs(static_cast<double>(x[i]));
+  }
+  const T r = teleport_and_residual<T>(y, x, leak, t0, t1, with_p ? &p : nullptr, kCpu);
+  ASSERT_TRUE(y.is_full());
+  // Summation in another order: error within a small multiple of eps times the sum of magnitudes.
+  const double eps = std::is_same_v<T, float> ? 1e-6 : 1e-15;
+  for (std::int64_t i = 0; i < n; ++i) {  // one or two roundings (the compiler may fuse c*p+y)
+    const double wi = want[static_cast<std::size_t>(i)];
+    ASSERT_NEAR(static_cast<double>(y[i]), wi, 2 * eps * std::fabs(wi)) << "entry " << i;
+  }
+  EXPECT_NEAR(static_cast<double>(r), residual, 64 * eps * (mag + 1));
+}
+
+TEST(RankSteps, TeleportAndResidualMatchesNaiveLoops) {
+  for (std::int64_t n : {1, 5, 8192, 8193, 65537}) {
+    for (bool sparse : {false, true}) {
+      for (bool with_p : {false, true}) {
+        check_teleport<float>(n, sparse, with_p, 100 + n);
+        check_teleport<double>(n, sparse, with_p, 200 + n);
+      }
+    }
+  }
+}
+
+TEST(RankSteps, RefusesNonFullInputsWrongSizesAndAliasing) {
+  Vector<float> x(10, 0.1f), s(10, 1.0f), w, leak(1, 0.0f), y(10, 0.0f);
+  Vector<float> holes = x;
+  holes.remove(3);
+  EXPECT_THROW(scale_and_leak(w, leak, holes, s, kCpu), InvalidArgument);
+  EXPECT_THROW(scale_and_leak(w, leak, x, holes, kCpu), InvalidArgument);
+  EXPECT_THROW(scale_and_leak(w, leak, x, Vector<float>(9, 1.0f), kCpu), InvalidArgument);
+  EXPECT_THROW(scale_and_leak(x, leak, x, s, kCpu), InvalidArgument);  // w aliases x
+  EXPECT_THROW(teleport_and_residual<float>(y, holes, leak, 0.1, 0.1, nullptr, kCpu),
+               InvalidArgument);
+  EXPECT_THROW(teleport_and_residual<float>(y, x, Vector<float>(2, 0.0f), 0.1, 0.1, nullptr, kCpu),
+               InvalidArgument);
+  EXPECT_THROW(teleport_and_residual<float>(y, x, leak, 0.1, 0.1, &holes, kCpu), InvalidArgument);
+  Vector<float> short_out(9);
+  EXPECT_THROW(teleport_and_residual<float>(short_out, x, leak, 0.1, 0.1, nullptr, kCpu),
+               InvalidArgument);
+  EXPECT_THROW(teleport_and_residual<float>(y, y, leak, 0.1, 0.1, nullptr, kCpu), InvalidArgument);
+  // Nothing was written by the refused calls.
+  EXPECT_EQ(y[0], 0.0f);
+  EXPECT_EQ(w.size(), 0);
+}
+
+TEST(RankSteps, SameBitsForOneTwoAndThreeThreads) {
+  const std::int64_t n = 300007;
+  const Vector<float> x = random_full<float>(n, 5);
+  const Vector<float> s = random_full<float>(n, 6, 0.2);
+  Vector<float> y0 = random_full<float>(n, 7);
+  for (std::int64_t i = 0; i < n; i += 5) y0.remove(i);
+  auto run = [&](Vector<float>& w, Vector<float>& y) {
+    Vector<float> leak;
+    scale_and_leak(w, leak, x, s, kCpu);
+    y = y0;
+    return teleport_and_residual<float>(y, x, leak, 1e-6, 2e-6, nullptr, kCpu) + leak[0];
+  };
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+  Vector<float> w1, y1;
+  const float r1 = run(w1, y1);
+  for (int t : {2, 3}) {
+    omp_set_num_threads(t);
+    Vector<float> wt, yt;
+    const float rt = run(wt, yt);
+    EXPECT_EQ(std::memcmp(&r1, &rt, sizeof r1), 0) << t << " threads";
+    EXPECT_EQ(std::memcmp(w1.data(), wt.data(), sizeof(float) * n), 0) << t << " threads";
+    EXPECT_EQ(std::memcmp(y1.data(), yt.data(), sizeof(float) * n), 0) << t << " threads";
+  }
+  omp_set_num_threads(saved);
+}
+
+}  // namespace
+}  // namespace spindle
