@@ -98,6 +98,13 @@
   template <class T>                                                                              \
   void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, bool replace);
 
+/// Explicit instantiations of the fused random-walk entries for one T (float, double): each
+/// backend's source and the stub expand it with SPINDLE_FOR_EACH_DENSE_TYPE inside its namespace.
+#define SPINDLE_INSTANTIATE_RANK_BACKEND(T)                                                    \
+  template void scale_and_leak<T>(Vector<T>&, Vector<T>&, const Vector<T>&, const Vector<T>&); \
+  template T teleport_and_residual<T>(Vector<T>&, const Vector<T>&, const Vector<T>&, double,  \
+                                      double, const Vector<T>*);
+
 namespace spindle::detail {
 namespace cpu {
 SPINDLE_BACKEND_DECLARATIONS

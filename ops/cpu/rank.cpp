@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
 #include "spindle/ops/cpu/reduce_impl.hpp"
 
 namespace spindle::detail::cpu {
@@ -52,15 +53,6 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   return r;
 }
 
-template void scale_and_leak<float>(Vector<float>&, Vector<float>&, const Vector<float>&,
-                                    const Vector<float>&);
-template void scale_and_leak<double>(Vector<double>&, Vector<double>&, const Vector<double>&,
-                                     const Vector<double>&);
-template float teleport_and_residual<float>(Vector<float>&, const Vector<float>&,
-                                            const Vector<float>&, double, double,
-                                            const Vector<float>*);
-template double teleport_and_residual<double>(Vector<double>&, const Vector<double>&,
-                                              const Vector<double>&, double, double,
-                                              const Vector<double>*);
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
 
 }  // namespace spindle::detail::cpu

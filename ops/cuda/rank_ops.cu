@@ -10,6 +10,7 @@
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/instantiate.hpp"
 #include "ops/cuda/vector/reduce.cuh"
 
 namespace spindle::detail::cuda {
@@ -125,15 +126,6 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   return result;
 }
 
-template void scale_and_leak<float>(Vector<float>&, Vector<float>&, const Vector<float>&,
-                                    const Vector<float>&);
-template void scale_and_leak<double>(Vector<double>&, Vector<double>&, const Vector<double>&,
-                                     const Vector<double>&);
-template float teleport_and_residual<float>(Vector<float>&, const Vector<float>&,
-                                            const Vector<float>&, double, double,
-                                            const Vector<float>*);
-template double teleport_and_residual<double>(Vector<double>&, const Vector<double>&,
-                                              const Vector<double>&, double, double,
-                                              const Vector<double>*);
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
 
 }  // namespace spindle::detail::cuda

@@ -128,15 +128,6 @@ T teleport_and_residual(Vector<T>&, const Vector<T>&, const Vector<T>&, double, 
                         const Vector<T>*) {
   throw Unsupported("spindle was built without CUDA: teleport_and_residual needs --device cpu");
 }
-template void scale_and_leak<float>(Vector<float>&, Vector<float>&, const Vector<float>&,
-                                    const Vector<float>&);
-template void scale_and_leak<double>(Vector<double>&, Vector<double>&, const Vector<double>&,
-                                     const Vector<double>&);
-template float teleport_and_residual<float>(Vector<float>&, const Vector<float>&,
-                                            const Vector<float>&, double, double,
-                                            const Vector<float>*);
-template double teleport_and_residual<double>(Vector<double>&, const Vector<double>&,
-                                              const Vector<double>&, double, double,
-                                              const Vector<double>*);
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
 
 }  // namespace spindle::detail::cuda
