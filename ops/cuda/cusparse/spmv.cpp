@@ -8,25 +8,10 @@
 #include <type_traits>
 
 #include "engine/src/cuda/device_buffer.hpp"
+#include "ops/cuda/cusparse/handle.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
-
-// Created on first use, destroyed by release_device_resources() and then recreated on demand.
-// Callers hold context().mutex.
-cusparseHandle_t g_handle = nullptr;
-void destroy_handle() noexcept {
-  if (g_handle != nullptr) cusparseDestroy(g_handle);
-  g_handle = nullptr;
-}
-cusparseHandle_t handle() {
-  std::lock_guard<std::recursive_mutex> lock(context().mutex);
-  if (g_handle == nullptr) {
-    SPINDLE_CUSPARSE_CHECK(cusparseCreate(&g_handle));
-    on_release(&destroy_handle);
-  }
-  return g_handle;
-}
 
 cusparseSpMVAlg_t alg_of(CusparseAlg a) {
   return a == CusparseAlg::CsrAlg2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
@@ -56,8 +41,7 @@ CusparseSpmv<T, I>::CusparseSpmv(const DeviceCsr<I, T>& A, const T* x, T* y, Cus
   constexpr cusparseIndexType_t it =
       std::is_same_v<I, std::int32_t> ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
   std::lock_guard<std::recursive_mutex> lock(context().mutex);
-  cusparseHandle_t h = handle();
-  SPINDLE_CUSPARSE_CHECK(cusparseSetStream(h, context().stream));
+  cusparseHandle_t h = cusparse_handle();
   SPINDLE_CUSPARSE_CHECK(cusparseCreateCsr(
       &s_->mat, A.rows, A.cols, A.nnz, const_cast<I*>(A.row_ptr), const_cast<I*>(A.col_idx),
       const_cast<T*>(A.values), it, it, CUSPARSE_INDEX_BASE_ZERO, dt));
@@ -84,8 +68,7 @@ CusparseSpmv<T, I>::~CusparseSpmv() {
 template <class T, class I>
 void CusparseSpmv<T, I>::run() {
   constexpr cudaDataType dt = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
-  cusparseHandle_t h = handle();
-  SPINDLE_CUSPARSE_CHECK(cusparseSetStream(h, context().stream));
+  cusparseHandle_t h = cusparse_handle();
   SPINDLE_CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &s_->alpha, s_->mat,
                                       s_->vx, &s_->beta, s_->vy, dt, s_->alg, s_->buffer.get()));
 }

@@ -9,32 +9,10 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
+#include "ops/cuda/cusparse/handle.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
-
-/// One handle per process, bound to the context's stream: created on first use, destroyed by
-/// release_device_resources() (never at static destruction, which would race the CUDA runtime),
-/// recreated by the next call. Callers hold context().mutex.
-cusparseHandle_t g_handle = nullptr;
-void destroy_handle() noexcept {
-  if (g_handle != nullptr) cusparseDestroy(g_handle);
-  g_handle = nullptr;
-}
-cusparseHandle_t handle() {
-  std::lock_guard<std::recursive_mutex> lock(context().mutex);
-  if (g_handle == nullptr) {
-    cusparseHandle_t x = nullptr;
-    SPINDLE_CUSPARSE_CHECK(cusparseCreate(&x));
-    if (cusparseSetStream(x, context().stream) != CUSPARSE_STATUS_SUCCESS) {
-      cusparseDestroy(x);
-      SPINDLE_CUSPARSE_CHECK(CUSPARSE_STATUS_INTERNAL_ERROR);
-    }
-    g_handle = x;
-    on_release(&destroy_handle);
-  }
-  return g_handle;
-}
 
 template <class I>
 constexpr cusparseIndexType_t index_type() {
@@ -115,14 +93,14 @@ CusparseSpmm<I, T>::CusparseSpmm(const DeviceCsr<I, T>& A, const T* B, std::int6
   SPINDLE_CUSPARSE_CHECK(
       cusparseCreateDnMat(&m.c, A.rows, n, ldc, C, value_type<T>(), CUSPARSE_ORDER_ROW));
   std::size_t bytes = 0;
-  cusparseStatus_t s = cusparseSpMM_bufferSize(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+  cusparseStatus_t s = cusparseSpMM_bufferSize(cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                CUSPARSE_OPERATION_NON_TRANSPOSE, &m.alpha, m.a, m.b,
                                                &m.beta, m.c, value_type<T>(), m.alg, &bytes);
   if (refused(s)) return;
   SPINDLE_CUSPARSE_CHECK(s);
   m.work = DeviceBuffer(bytes, "cuSPARSE SpMM workspace");
   if (alg == CusparseSpmmAlg::CsrAlg1 || alg == CusparseSpmmAlg::CsrAlg3) {
-    s = cusparseSpMM_preprocess(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+    s = cusparseSpMM_preprocess(cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
                                 CUSPARSE_OPERATION_NON_TRANSPOSE, &m.alpha, m.a, m.b, &m.beta, m.c,
                                 value_type<T>(), m.alg, m.work.get());
     if (refused(s)) return;
@@ -142,7 +120,7 @@ bool CusparseSpmm<I, T>::supported() const noexcept {
 template <class I, class T>
 void CusparseSpmm<I, T>::run() {
   Impl& m = *impl_;
-  SPINDLE_CUSPARSE_CHECK(cusparseSpMM(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+  SPINDLE_CUSPARSE_CHECK(cusparseSpMM(cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &m.alpha, m.a, m.b, &m.beta,
                                       m.c, value_type<T>(), m.alg, m.work.get()));
 }
@@ -194,14 +172,14 @@ CusparseSddmm<I, T>::CusparseSddmm(const DeviceCsr<I, Pattern>& S, const T* X, s
     }
     std::size_t bytes = 0;
     cusparseStatus_t st = cusparseSDDMM_bufferSize(
-        handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b, &m.alpha, m.x, m.y, &m.beta, m.s,
-        value_type<T>(), CUSPARSE_SDDMM_ALG_DEFAULT, &bytes);
+        cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b, &m.alpha, m.x, m.y, &m.beta,
+        m.s, value_type<T>(), CUSPARSE_SDDMM_ALG_DEFAULT, &bytes);
     if (refused(st)) continue;
     SPINDLE_CUSPARSE_CHECK(st);
     m.work = DeviceBuffer(bytes, "cuSPARSE SDDMM workspace");
-    st = cusparseSDDMM_preprocess(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b, &m.alpha, m.x,
-                                  m.y, &m.beta, m.s, value_type<T>(), CUSPARSE_SDDMM_ALG_DEFAULT,
-                                  m.work.get());
+    st = cusparseSDDMM_preprocess(cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b,
+                                  &m.alpha, m.x, m.y, &m.beta, m.s, value_type<T>(),
+                                  CUSPARSE_SDDMM_ALG_DEFAULT, m.work.get());
     if (refused(st)) continue;
     SPINDLE_CUSPARSE_CHECK(st);
     m.ok = true;
@@ -220,8 +198,8 @@ bool CusparseSddmm<I, T>::supported() const noexcept {
 template <class I, class T>
 void CusparseSddmm<I, T>::run() {
   Impl& m = *impl_;
-  SPINDLE_CUSPARSE_CHECK(cusparseSDDMM(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b, &m.alpha,
-                                       m.x, m.y, &m.beta, m.s, value_type<T>(),
+  SPINDLE_CUSPARSE_CHECK(cusparseSDDMM(cusparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, m.op_b,
+                                       &m.alpha, m.x, m.y, &m.beta, m.s, value_type<T>(),
                                        CUSPARSE_SDDMM_ALG_DEFAULT, m.work.get()));
 }
 
