@@ -203,13 +203,7 @@ int main(int argc, char** argv) try {
       std::fflush(stdout);
     }
   }
-  double mean_plan = 0, mean_tuned = 0;
-  for (double x : planner_over_best) mean_plan += x;
-  for (double x : tuned_over_best) mean_tuned += x;
-  if (!planner_over_best.empty()) {
-    mean_plan /= static_cast<double>(planner_over_best.size());
-    mean_tuned /= static_cast<double>(tuned_over_best.size());
-  }
+  const double mean_plan = mean(planner_over_best), mean_tuned = mean(tuned_over_best);
   std::printf(
       "\n# SUMMARY spmm on %s: geomean speedup vs best cuSPARSE: best kernel %.3fx, "
       "planner %.3fx, tuned %.3fx (all %zu cases); graphs with nnz > 1e7: best %.3fx, "

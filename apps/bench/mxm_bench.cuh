@@ -297,6 +297,13 @@ inline std::string device_name() {
   return p.name;
 }
 
+inline double mean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
 inline double geomean(const std::vector<double>& v) {
   if (v.empty()) return 0;
   double s = 0;
