@@ -10,8 +10,9 @@
 namespace spindle::detail::cuda {
 
 /// C = A · B, all row-major, FP32/FP64 arithmetic (no TF32 unless the environment sets
-/// SPINDLE_GEMM_TF32=1: results match a CPU BLAS to float rounding). C must already be A.rows() x B.cols(); its old content is not read. The result
-/// stays on the device (C's device copy is marked newest).
+/// SPINDLE_GEMM_TF32=1: results match a CPU BLAS to float rounding). C must already be A.rows() x
+/// B.cols(); its old content is not read. The result stays on the device (C's device copy is marked
+/// newest).
 /// @throws DeviceError (cuBLAS status), OutOfMemory.
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
