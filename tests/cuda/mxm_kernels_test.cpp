@@ -147,18 +147,25 @@ const Shape kAllShapes[] = {Shape::PowerLaw, Shape::DenseRow5000, Shape::MostlyE
                             Shape::Uniform,  Shape::LongRows,     Shape::Tiny};
 const std::int64_t kWidths[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 100, 128, 256};
 
-TEST(MxmCuda, EveryKernelMatchesOracleOnEveryShapeAndWidthPlusTimesFloat) {
+// One test per shape and one per semiring (rather than one test looping over all of them):
+// the same cases, but gtest shards can spread them, which is what lets compute-sanitizer's
+// racecheck (~100x slower) get through the suite in one run.
+class MxmCudaShapes : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(MxmCudaShapes, EveryKernelMatchesOracleOnEveryWidthPlusTimesFloat) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const auto cases = kernel_cases(true);
-  std::uint64_t seed = 100;
-  for (Shape s : kAllShapes) {
-    SCOPED_TRACE(shape_name(s));
-    const Csr m = make_shape(s, seed++);
-    for (std::int64_t n : kWidths) {
-      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
-    }
+  std::uint64_t seed = 100 + 16 * static_cast<std::uint64_t>(GetParam());
+  const Csr m = make_shape(GetParam(), seed++);
+  for (std::int64_t n : kWidths) {
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(AllShapes, MxmCudaShapes, ::testing::ValuesIn(kAllShapes),
+                         [](const ::testing::TestParamInfo<Shape>& i) {
+                           return std::string(shape_name(i.param));
+                         });
 
 template <class S>
 void every_kernel_for_semiring(std::uint64_t seed) {
@@ -172,19 +179,22 @@ void every_kernel_for_semiring(std::uint64_t seed) {
   }
 }
 
-TEST(MxmCuda, EveryKernelMatchesOracleForEveryBuiltinSemiring) {
-  SPINDLE_SKIP_WITHOUT_GPU();
-  every_kernel_for_semiring<semiring::plus_times<float>>(1);
-  every_kernel_for_semiring<semiring::min_plus<float>>(2);
-  every_kernel_for_semiring<semiring::max_plus<float>>(3);
-  every_kernel_for_semiring<semiring::max_times<float>>(4);
-  every_kernel_for_semiring<semiring::min_times<float>>(5);
-  every_kernel_for_semiring<semiring::plus_min<float>>(6);
-  every_kernel_for_semiring<semiring::lor_land<float>>(7);
-  every_kernel_for_semiring<semiring::any_pair<float>>(8);
-  every_kernel_for_semiring<semiring::plus_pair<float>>(9);
-  every_kernel_for_semiring<semiring::max_min<float>>(10);
-}
+#define SPINDLE_MXM_SEMIRING_TEST(Name, semiring_t, seed)         \
+  TEST(MxmCudaSemirings, EveryKernelMatchesOracleFor##Name) {     \
+    SPINDLE_SKIP_WITHOUT_GPU();                                   \
+    every_kernel_for_semiring<semiring::semiring_t<float>>(seed); \
+  }
+SPINDLE_MXM_SEMIRING_TEST(PlusTimes, plus_times, 1)
+SPINDLE_MXM_SEMIRING_TEST(MinPlus, min_plus, 2)
+SPINDLE_MXM_SEMIRING_TEST(MaxPlus, max_plus, 3)
+SPINDLE_MXM_SEMIRING_TEST(MaxTimes, max_times, 4)
+SPINDLE_MXM_SEMIRING_TEST(MinTimes, min_times, 5)
+SPINDLE_MXM_SEMIRING_TEST(PlusMin, plus_min, 6)
+SPINDLE_MXM_SEMIRING_TEST(LorLand, lor_land, 7)
+SPINDLE_MXM_SEMIRING_TEST(AnyPair, any_pair, 8)
+SPINDLE_MXM_SEMIRING_TEST(PlusPair, plus_pair, 9)
+SPINDLE_MXM_SEMIRING_TEST(MaxMin, max_min, 10)
+#undef SPINDLE_MXM_SEMIRING_TEST
 
 TEST(MxmCuda, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {
   SPINDLE_SKIP_WITHOUT_GPU();

@@ -60,18 +60,26 @@ void check_sddmm(const Csr& m, std::int64_t K, std::uint64_t seed, Accum accum =
 
 const std::int64_t kDepths[] = {1, 2, 3, 4, 5, 16, 31, 32, 33, 64, 100, 128, 256};
 
-TEST(SddmmCuda, EveryKernelMatchesOracleOnEveryShapeAndDepthPlusTimesFloat) {
+// One test per shape, per semiring and per depth (rather than one test looping over them): the
+// same cases, but gtest shards can spread them, which is what lets compute-sanitizer's racecheck
+// (~100x slower) get through the suite in one run.
+class SddmmCudaShapes : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(SddmmCudaShapes, EveryKernelMatchesOracleOnEveryDepthPlusTimesFloat) {
   SPINDLE_SKIP_WITHOUT_GPU();
-  std::uint64_t seed = 500;
-  for (Shape s : {Shape::PowerLaw, Shape::DenseRow5000, Shape::MostlyEmpty, Shape::Uniform,
-                  Shape::LongRows, Shape::Tiny}) {
-    SCOPED_TRACE(shape_name(s));
-    const Csr m = make_shape(s, seed++);
-    for (std::int64_t K : kDepths) {
-      check_sddmm<semiring::plus_times<float>, std::int32_t, float>(m, K, seed++);
-    }
+  std::uint64_t seed = 500 + 16 * static_cast<std::uint64_t>(GetParam());
+  const Csr m = make_shape(GetParam(), seed++);
+  for (std::int64_t K : kDepths) {
+    check_sddmm<semiring::plus_times<float>, std::int32_t, float>(m, K, seed++);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(AllShapes, SddmmCudaShapes,
+                         ::testing::Values(Shape::PowerLaw, Shape::DenseRow5000, Shape::MostlyEmpty,
+                                           Shape::Uniform, Shape::LongRows, Shape::Tiny),
+                         [](const ::testing::TestParamInfo<Shape>& i) {
+                           return std::string(shape_name(i.param));
+                         });
 
 template <class S>
 void every_sddmm_kernel_for_semiring(std::uint64_t seed) {
@@ -80,31 +88,37 @@ void every_sddmm_kernel_for_semiring(std::uint64_t seed) {
   for (std::int64_t K : {1, 7, 32, 33, 130}) check_sddmm<S, std::int32_t, float>(m, K, seed + K);
 }
 
-TEST(SddmmCuda, EveryKernelMatchesOracleForEveryBuiltinSemiring) {
-  SPINDLE_SKIP_WITHOUT_GPU();
-  every_sddmm_kernel_for_semiring<semiring::plus_times<float>>(1);
-  every_sddmm_kernel_for_semiring<semiring::min_plus<float>>(2);
-  every_sddmm_kernel_for_semiring<semiring::max_plus<float>>(3);
-  every_sddmm_kernel_for_semiring<semiring::max_times<float>>(4);
-  every_sddmm_kernel_for_semiring<semiring::min_times<float>>(5);
-  every_sddmm_kernel_for_semiring<semiring::plus_min<float>>(6);
-  every_sddmm_kernel_for_semiring<semiring::lor_land<float>>(7);
-  every_sddmm_kernel_for_semiring<semiring::any_pair<float>>(8);
-  every_sddmm_kernel_for_semiring<semiring::plus_pair<float>>(9);
-  every_sddmm_kernel_for_semiring<semiring::max_min<float>>(10);
-}
+#define SPINDLE_SDDMM_SEMIRING_TEST(Name, semiring_t, seed)             \
+  TEST(SddmmCudaSemirings, EveryKernelMatchesOracleFor##Name) {         \
+    SPINDLE_SKIP_WITHOUT_GPU();                                         \
+    every_sddmm_kernel_for_semiring<semiring::semiring_t<float>>(seed); \
+  }
+SPINDLE_SDDMM_SEMIRING_TEST(PlusTimes, plus_times, 1)
+SPINDLE_SDDMM_SEMIRING_TEST(MinPlus, min_plus, 2)
+SPINDLE_SDDMM_SEMIRING_TEST(MaxPlus, max_plus, 3)
+SPINDLE_SDDMM_SEMIRING_TEST(MaxTimes, max_times, 4)
+SPINDLE_SDDMM_SEMIRING_TEST(MinTimes, min_times, 5)
+SPINDLE_SDDMM_SEMIRING_TEST(PlusMin, plus_min, 6)
+SPINDLE_SDDMM_SEMIRING_TEST(LorLand, lor_land, 7)
+SPINDLE_SDDMM_SEMIRING_TEST(AnyPair, any_pair, 8)
+SPINDLE_SDDMM_SEMIRING_TEST(PlusPair, plus_pair, 9)
+SPINDLE_SDDMM_SEMIRING_TEST(MaxMin, max_min, 10)
+#undef SPINDLE_SDDMM_SEMIRING_TEST
 
-TEST(SddmmCuda, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {
+class SddmmCudaDepths : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(SddmmCudaDepths, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const Csr m = make_shape(Shape::PowerLaw, 41);
-  for (std::int64_t K : {3, 32, 100}) {
-    check_sddmm<semiring::plus_times<float>, std::int64_t, float>(m, K, 1 + K);
-    check_sddmm<semiring::plus_times<float>, std::int32_t, Pattern>(m, K, 2 + K);
-    check_sddmm<semiring::plus_times<double>, std::int64_t, Pattern>(m, K, 3 + K);
-    check_sddmm<semiring::plus_times<double>, std::int32_t, float>(m, K, 4 + K);
-    check_sddmm<semiring::max_plus<double>, std::int64_t, double>(m, K, 5 + K);
-  }
+  const std::int64_t K = GetParam();
+  check_sddmm<semiring::plus_times<float>, std::int64_t, float>(m, K, 1 + K);
+  check_sddmm<semiring::plus_times<float>, std::int32_t, Pattern>(m, K, 2 + K);
+  check_sddmm<semiring::plus_times<double>, std::int64_t, Pattern>(m, K, 3 + K);
+  check_sddmm<semiring::plus_times<double>, std::int32_t, float>(m, K, 4 + K);
+  check_sddmm<semiring::max_plus<double>, std::int64_t, double>(m, K, 5 + K);
 }
+
+INSTANTIATE_TEST_SUITE_P(Depths, SddmmCudaDepths, ::testing::Values(3, 32, 100));
 
 TEST(SddmmCuda, AccumulatorsAndTransposedYMatchOracle) {
   SPINDLE_SKIP_WITHOUT_GPU();
