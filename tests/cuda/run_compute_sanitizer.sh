@@ -97,7 +97,10 @@ for tool in $tools; do
       # and instrumenting them for shared-memory hazards is what made racecheck runs take many
       # minutes: leave them out where this compute-sanitizer has the option (it still checks
       # every Spindle and CUB kernel).
-      if "$cs" --help 2>&1 | grep -q -- '--kernel-name-exclude'; then
+      # (help text read whole first: grep -q closing the pipe early fails the pipeline under
+      # pipefail, which silently dropped the option before)
+      help=$("$cs" --help 2>&1)
+      if grep -q -- '--kernel-name-exclude' <<< "$help"; then
         extra+=(--kernel-name-exclude kns=cusparse)
         excluded="; cuSPARSE kernels not instrumented"
       fi ;;
