@@ -147,7 +147,8 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     result.iterations = it;
     std::swap(x, x_new);
     if (o.on_iteration) o.on_iteration(it, result.residual);
-    if (result.residual < threshold) {
+    // An exact fixed point (residual 0) has converged whatever the tolerance, tol 0 included.
+    if (result.residual < threshold || result.residual == 0.0) {
       result.converged = true;
       if (preset != PageRankPreset::Boost) break;
     } else {

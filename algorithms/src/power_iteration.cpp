@@ -59,12 +59,15 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
     apply(y, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(shift)), x, desc);
     multiply_accumulate(y, A, x, transpose, desc);
     T norm = std::sqrt(dot(y, y, scratch, desc));
-    if (norm == T(0)) norm = T(1);  // networkx: `math.hypot(...) or 1`
+    if (norm == T(0)) {  // networkx: `math.hypot(...) or 1`; the iterate stays 0 from here
+      norm = T(1);
+      result.vanished = true;
+    }
     apply(y, Mask{}, Accum::none(), Unary<T>::make(UnaryOp::DivByScalar, norm), y, desc);
     result.last_change = static_cast<double>(l1_distance(y, x, desc));
     result.iterations = it;
     std::swap(x, y);
-    result.converged = result.last_change < threshold;
+    result.converged = result.last_change < threshold || result.last_change == 0.0;
     if (result.converged) break;
   }
 

@@ -15,6 +15,7 @@
 
 #include "apps/bench/mxm_bench.cuh"
 #include "spindle/algorithms/gcn.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/loaders/npy.hpp"
 
 using namespace spindle;
@@ -23,7 +24,7 @@ using namespace spindle::bench;
 namespace {
 
 const char* kUsage =
-    "spindle_bench_gcn [--graph rmat22|uniform22|FILE] [--features 128] [--layers 128,32] "
+    "usage: spindle bench gcn [--graph rmat22|uniform22|FILE] [--features 128] [--layers 128,32] "
     "[--reps 20] [--warmup 3] [--export DIR] [--no-cpu-check] [--json FILE]";
 
 template <class I>
@@ -67,9 +68,15 @@ int main(int argc, char** argv) try {
     } else if (a == "--json") {
       json = value();
     } else {
-      std::printf("%s\n", kUsage);
-      return a == "--help" ? 0 : 2;
+      const bool help = a == "--help" || a == "-h";
+      if (!help) std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
+      std::fprintf(help ? stdout : stderr, "%s\n", kUsage);
+      return help ? 0 : 2;
     }
+  }
+  if (!cuda_available()) {
+    std::fprintf(stderr, "spindle bench gcn: no CUDA device is visible\n");
+    return 1;
   }
   const std::string dev = device_name();
   const NamedGraph ng = make_graph(graph);

@@ -111,8 +111,11 @@ int main(int argc, char** argv) {
     } else if (a == "--keep") {
       keep = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--file PATH] [--mb SIZE] [--runs N] [--keep]\n", argv[0]);
-      return 2;
+      const bool help = a == "--help" || a == "-h";
+      if (!help) std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
+      std::fprintf(help ? stdout : stderr,
+                   "usage: spindle bench mm-parse [--file PATH] [--mb SIZE] [--runs N] [--keep]\n");
+      return help ? 0 : 2;
     }
   }
   try {

@@ -25,7 +25,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 const char* kUsage =
-    "spindle_bench_mxm [--graphs rmat20,uniform20,rmat22,uniform22,FILE...] "
+    "usage: spindle bench mxm [--graphs rmat20,uniform20,rmat22,uniform22,FILE...] "
     "[--n 1,2,4,8,16,32,64,128,256] [--reps 20] [--warmup 3] [--json FILE] [--no-check]";
 
 Plan variant(MxmKernel k, int tile) {
@@ -44,6 +44,10 @@ std::string plan_label(const Plan& p) { return detail::cuda::spmm_label(p); }
 int main(int argc, char** argv) try {
   const Options o = parse_options(argc, argv, {"rmat20", "uniform20", "rmat22", "uniform22"},
                                   {1, 2, 4, 8, 16, 32, 64, 128, 256}, kUsage);
+  if (!cuda_available()) {
+    std::fprintf(stderr, "spindle bench mxm: no CUDA device is visible\n");
+    return 1;
+  }
   auto& ctx = detail::cuda::context();
   const cudaStream_t s = ctx.stream;
   const std::string dev = device_name();

@@ -78,7 +78,8 @@ inline Options parse_options(int argc, char** argv, std::vector<std::string> def
       std::printf("%s\n", usage);
       std::exit(0);
     } else {
-      throw InvalidArgument("unknown argument " + a + "\n" + usage);
+      std::fprintf(stderr, "unknown argument '%s'\n%s\n", a.c_str(), usage);
+      std::exit(2);
     }
   }
   return o;

@@ -79,9 +79,9 @@ struct GraphResult {
   double nnz_split_best_ms = -1;
 };
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: spindle_bench_mxv [--rmat LO-HI|none] [--uniform LO-HI|none] "
+void usage(std::FILE* out = stderr) {
+  std::fprintf(out,
+               "usage: spindle bench mxv [--rmat LO-HI|none] [--uniform LO-HI|none] "
                "[--edge-factor N] [--data DIR|--no-data] [--reps N] [--double] [--json FILE] "
                "[--plan-cache FILE] [--quick] [--no-extra]\n");
 }
@@ -139,7 +139,11 @@ Options parse(int argc, char** argv) {
       o.quick = true;
     } else if (a == "--no-extra") {
       o.extra = false;
+    } else if (a == "--help" || a == "-h") {
+      usage(stdout);
+      std::exit(0);
     } else {
+      std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
       usage();
       std::exit(2);
     }
@@ -574,7 +578,7 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
     if (!cuda_available()) {
-      std::fprintf(stderr, "spindle_bench_mxv: no CUDA device\n");
+      std::fprintf(stderr, "spindle bench mxv: no CUDA device is visible\n");
       return 1;
     }
     return o.use_double ? run<double>(o) : run<float>(o);

@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
     if (!cuda_available()) {
       std::fprintf(stderr, "spindle bench pagerank: needs a CUDA device (%s)\n",
                    built_with_cuda() ? "none visible" : "this build has no CUDA");
-      return 2;
+      return 1;
     }
     std::ofstream json;
     if (!o.json.empty()) {

@@ -127,11 +127,12 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--runs")) {
       runs = std::max(1, std::atoi(next()));
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--scale S] [--edge-factor E] [--seed X] [--threads T] "
-                   "[--iters K] [--runs R]\n",
-                   argv[0]);
-      return 2;
+      const bool help = !std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h");
+      if (!help) std::fprintf(stderr, "unknown argument '%s'\n", argv[i]);
+      std::fprintf(help ? stdout : stderr,
+                   "usage: spindle bench pagerank-cpu [--scale S] [--edge-factor E] [--seed X] "
+                   "[--threads T] [--iters K] [--runs R]\n");
+      return help ? 0 : 2;
     }
   }
   if (threads > 0) omp_set_num_threads(threads);

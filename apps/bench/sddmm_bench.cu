@@ -22,7 +22,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 const char* kUsage =
-    "spindle_bench_sddmm [--graphs rmat20,uniform20,rmat22,uniform22,FILE...] "
+    "usage: spindle bench sddmm [--graphs rmat20,uniform20,rmat22,uniform22,FILE...] "
     "[--k 16,32,64,128,256] [--reps 20] [--warmup 3] [--json FILE] [--no-check]";
 
 }  // namespace
@@ -30,6 +30,10 @@ const char* kUsage =
 int main(int argc, char** argv) try {
   const Options o = parse_options(argc, argv, {"rmat20", "uniform20", "rmat22", "uniform22"},
                                   {16, 32, 64, 128, 256}, kUsage);
+  if (!cuda_available()) {
+    std::fprintf(stderr, "spindle bench sddmm: no CUDA device is visible\n");
+    return 1;
+  }
   auto& ctx = detail::cuda::context();
   const cudaStream_t s = ctx.stream;
   const std::string dev = device_name();

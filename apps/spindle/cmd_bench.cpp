@@ -82,7 +82,8 @@ int cmd_bench(const std::vector<std::string>& args) {
   if (bench == nullptr) {
     std::string names;
     for (const Bench& b : kBenches) names += std::string(names.empty() ? "" : ", ") + b.name;
-    throw UsageError("bench: unknown benchmark '" + args[0] + "' (one of: " + names + ")");
+    throw UsageError("bench: unknown benchmark '" + args[0] + "' (one of: " + names +
+                     "); see 'spindle bench --help'");
   }
   const std::string program = self_dir() + "/" + bench->program;
   if (::access(program.c_str(), X_OK) != 0) {

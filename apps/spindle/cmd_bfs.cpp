@@ -25,11 +25,13 @@ int cmd_bfs(const std::vector<std::string>& args) {
            "start vertex, in the input's own ids (1-based for .mtx, the label for edge lists); "
            "required");
   p.group("Output");
-  p.option("output", "FILE", "",
-           "write 'vertex,level,parent' for every vertex (.csv or .json); unreachable vertices "
-           "have empty fields (null in JSON); the parent is the smallest-id vertex on the "
-           "previous level with an edge to it, the source is its own parent",
-           'o');
+  p.option(
+      "output", "FILE", "",
+      "write 'vertex,level,parent' for every vertex (.csv, .tsv or .json); unreachable vertices "
+      "have empty fields (null in JSON); the parent is the vertex with the smallest "
+      "internal id (a .mtx file's index; an edge list's order of first appearance) on "
+      "the previous level with an edge to it, the source is its own parent",
+      'o');
   add_exec_flags(p, ExecFlags{true, false, true});
   p.section("Examples",
             "  spindle bfs roads.mtx --source 1\n"
@@ -68,7 +70,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
   for (std::size_t l = 0; l < per_level.size(); ++l) {
     std::printf("%6zu  %12lld\n", l, static_cast<long long>(per_level[l]));
   }
-  std::printf("reached %lld of %lld vertices, depth %lld, time %s\n",
+  std::printf("reached %lld of %lld vertices in %lld levels, time %s\n",
               static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
               static_cast<long long>(r.depth), format_seconds(seconds).c_str());
   if (output) {
@@ -89,7 +91,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
                       {{"graph", json_string(in.name)},
                        {"source", json_string(*source_id)},
                        {"reached", std::to_string(r.reached)},
-                       {"depth", std::to_string(r.depth)}});
+                       {"levels", std::to_string(r.depth)}});
     progress("wrote %s", output->c_str());
   }
   return 0;

@@ -83,7 +83,6 @@ int cmd_convert(const std::vector<std::string>& args) {
   p.operand("IN", ".mtx (Matrix Market) or an edge list", true);
   p.operand("OUT", ".mtx or .mm (Matrix Market), .txt/.el (space-separated), .tsv, .csv", true);
   add_input_flags(p, "");
-  add_headerless_flag(p);
   p.group("Output");
   p.flag("pattern", "drop edge values: write the structure only");
   p.flag("symmetric",
@@ -114,6 +113,27 @@ int cmd_convert(const std::vector<std::string>& args) {
   const InputOptions io =
       input_options(p, p.has("pattern") ? ValueMode::Pattern : ValueMode::AsFile);
   Input in = load_input(in_path, io);
+
+  if (out_format == GraphFileFormat::EdgeList) {
+    // An edge list has no place for a vertex without edges: say so, since converting back
+    // gives a smaller graph (and shifted ids after the first dropped vertex).
+    const std::int64_t isolated = visit_graph(in.graph, [](const auto& g) -> std::int64_t {
+      if (g.rows() != g.cols()) return 0;  // refused below: edge lists are square
+      std::vector<char> touched(static_cast<std::size_t>(g.rows()), 0);
+      const auto& rp = g.row_ptr();
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(g.rows()); ++i) {
+        if (rp[i + 1] > rp[i]) touched[static_cast<std::size_t>(i)] = 1;
+      }
+      for (const auto j : g.col_idx()) touched[static_cast<std::size_t>(j)] = 1;
+      return static_cast<std::int64_t>(std::count(touched.begin(), touched.end(), 0));
+    });
+    if (isolated > 0) {
+      warn(
+          "%lld of %lld vertices have no edges and are not in %s (an edge list cannot hold "
+          "isolated vertices): converting it back gives a graph without them",
+          static_cast<long long>(isolated), static_cast<long long>(in.rows()), out_path.c_str());
+    }
+  }
 
   GraphWriteOptions wo;
   wo.symmetric = p.has("symmetric");

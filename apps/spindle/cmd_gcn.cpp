@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "explain.hpp"
 #include "input.hpp"
 #include "output_file.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
@@ -94,6 +95,7 @@ int run(const Input& in, const Settings& s) {
                             " input features but the features have " + std::to_string(X.cols()) +
                             " columns");
   }
+  warn_if_forced_mxm_kernel_falls_back(in, s.ex, s.opt.mxm_kernel, model.weights.front().cols());
   // Printed once the inputs are known to fit, so a failed run prints only its error.
   print_graph_header("GCN on", in.name, in.rows(), in.nnz());
   std::string shape = std::to_string(X.cols());

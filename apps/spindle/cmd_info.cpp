@@ -71,7 +71,7 @@ void print_text(const Input& in, bool undirected, const std::vector<ExplainDevic
                     static_cast<long long>(hi));
     }
     int bar = most > 0 ? static_cast<int>((40 * h[b] + most - 1) / most) : 0;
-    std::printf("  %13s %10lld  %s\n", range, static_cast<long long>(h[b]),
+    std::printf("  %13s %10lld%s%s\n", range, static_cast<long long>(h[b]), bar > 0 ? "  " : "",
                 std::string(static_cast<std::size_t>(bar), '#').c_str());
   }
   if (plans) std::printf("\n%s", explain_text(*plans).c_str());
@@ -132,7 +132,6 @@ int cmd_info(const std::vector<std::string>& args) {
               "are kept), and a histogram of row lengths in log2 buckets.");
   p.operand("FILE", "graph file: .mtx (Matrix Market) or an edge list (.txt/.tsv/.csv/.el)", true);
   add_input_flags(p, "");
-  add_headerless_flag(p);
   p.group("Output");
   p.flag("json", "print exactly one JSON object on stdout instead of the text report");
   p.flag("explain",

@@ -2,6 +2,7 @@
 // spindle pagerank [FILE]: the main job. Header, top-K table, summary line on stdout; every
 // vertex to --output (CSV/JSON) in the input's own ids.
 #include <cstdio>
+#include <string>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -74,14 +75,23 @@ int run(const Input& in, Settings& s) {
               format_seconds(seconds).c_str());
   std::fflush(stdout);
 
-  const bool failed = !r.converged && !boost && s.fail_on_nonconvergence;
   if (!r.converged && !boost) {
-    warn("PageRank did not converge in %d iterations (residual %.3g, tol %g%s); %s", r.iterations,
-         r.residual, s.opt.tol, s.opt.preset == PageRankPreset::NetworkX ? " x n" : "",
-         failed ? "exit status 1 (--fail-on-nonconvergence), no output written"
-                : "ranks are approximate: raise --max-iter or --tol");
+    char what[160];
+    if (r.iterations == 0) {
+      std::snprintf(what, sizeof what, "no PageRank iteration was run (--max-iter 0)");
+    } else {
+      std::snprintf(what, sizeof what,
+                    "PageRank did not converge in %d iterations (residual %.3g, tol %g%s)",
+                    r.iterations, r.residual, s.opt.tol,
+                    s.opt.preset == PageRankPreset::NetworkX ? " x n" : "");
+    }
+    if (s.fail_on_nonconvergence) {
+      throw Error(std::string(what) + "; no output written (--fail-on-nonconvergence)");
+    }
+    warn("%s; %s", what,
+         r.iterations == 0 ? "the ranks are the start vector"
+                           : "ranks are approximate: raise --max-iter or --tol");
   }
-  if (failed) return 1;
   if (s.output) {
     std::vector<std::pair<std::string, std::string>> meta = {
         {"graph", json_string(in.name)},
@@ -132,7 +142,7 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   p.group("Output");
   p.option("top", "K", "10", "print the K highest-ranked vertices (0: none)");
   p.option("output", "FILE", "",
-           "write every vertex's rank: .csv ('vertex,rank', one line per vertex) or .json; "
+           "write every vertex's rank: .csv ('vertex,rank', one line per vertex), .tsv or .json; "
            "ids are the input's own (1-based for .mtx, labels for edge lists)",
            'o');
   add_exec_flags(p, ExecFlags{true, true, true});

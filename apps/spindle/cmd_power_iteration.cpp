@@ -2,6 +2,7 @@
 // spindle power-iteration [FILE]: dominant eigenpair of the adjacency, or networkx's
 // eigenvector centrality with --centrality.
 #include <cstdio>
+#include <string>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -43,6 +44,14 @@ int run(const Input& in, Settings& s) {
       visit_graph(in.graph, [&](const auto& g) { return power_iteration<T>(g, s.opt); });
   const double seconds = clock.seconds();
   const std::int64_t n = in.rows();
+  const double shift = s.opt.shift.value_or(s.opt.centrality ? 1.0 : 0.0);
+  if (r.vanished) {
+    // All zeros is no eigenvector: refuse rather than print or write it as one.
+    throw Error("power iteration: the iterate became zero (M = " +
+                std::string(s.opt.centrality ? "A^T" : "A") +
+                " is nilpotent on the start vector: the graph has no cycles, or no edges), so "
+                "there is no dominant eigenvector to report; --shift 1 iterates on M + I");
+  }
   std::vector<double> score(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) score[static_cast<std::size_t>(v)] = r.vector[v];
 
@@ -54,14 +63,18 @@ int run(const Input& in, Settings& s) {
               r.eigenvalue, r.residual, r.iterations, r.converged ? "yes" : "no",
               format_seconds(seconds).c_str());
   std::fflush(stdout);
-  const bool failed = !r.converged && s.fail_on_nonconvergence;
   if (!r.converged) {
-    warn("power iteration did not converge in %d iterations (last change %.3g, tol %g%s); %s",
-         r.iterations, r.last_change, s.opt.tol, s.opt.centrality ? " x n" : "",
-         failed ? "exit status 1 (--fail-on-nonconvergence), no output written"
-                : "try --shift 1 (oscillation) or a larger --max-iter");
+    char what[160];
+    std::snprintf(what, sizeof what,
+                  "power iteration did not converge in %d iterations (last change %.3g, tol %g%s)",
+                  r.iterations, r.last_change, s.opt.tol, s.opt.centrality ? " x n" : "");
+    if (s.fail_on_nonconvergence) {
+      throw Error(std::string(what) + "; no output written (--fail-on-nonconvergence)");
+    }
+    warn("%s; %s", what,
+         shift == 0.0 ? "try --shift 1 (in case of oscillation) or a larger --max-iter"
+                      : "try a larger --max-iter");
   }
-  if (failed) return 1;
   if (s.output) {
     std::vector<std::pair<std::string, std::string>> meta = {
         {"graph", json_string(in.name)},
@@ -99,7 +112,8 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   p.group("Output");
   p.option("top", "K", "10", "print the K vertices with the largest entries (0: none)");
   p.option("output", "FILE", "",
-           "write every vertex's entry of the (L2-normalized) eigenvector as .csv or .json", 'o');
+           "write every vertex's entry of the (L2-normalized) eigenvector as .csv, .tsv or .json",
+           'o');
   add_exec_flags(p, ExecFlags{true, true, true});
   p.section("Semantics", kSemantics);
   p.section("Exit status",

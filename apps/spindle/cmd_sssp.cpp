@@ -67,10 +67,11 @@ int cmd_sssp(const std::vector<std::string>& args) {
   add_input_flags(p, "");
   p.option("source", "V", "", "start vertex, in the input's own ids (1-based for .mtx); required");
   p.group("Output");
-  p.option("output", "FILE", "",
-           "write 'vertex,distance' for every vertex (.csv or .json); unreachable vertices have "
-           "an empty distance (null in JSON)",
-           'o');
+  p.option(
+      "output", "FILE", "",
+      "write 'vertex,distance' for every vertex (.csv, .tsv or .json); unreachable vertices have "
+      "an empty distance (null in JSON)",
+      'o');
   add_exec_flags(p, ExecFlags{true, true, true});
   if (!p.parse(args)) return 0;
   auto source_id = p.get("source");

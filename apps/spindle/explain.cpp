@@ -106,6 +106,24 @@ void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex) {
   });
 }
 
+void warn_if_forced_mxm_kernel_falls_back(const Input& in, const Execution& ex, MxmKernel kernel,
+                                          std::int64_t width) {
+  if (kernel == MxmKernel::Auto) return;
+  const DeviceCaps caps = ex.device == Device::Cuda ? device_caps() : DeviceCaps{};
+  Descriptor desc = ex.desc;
+  desc.mxm_kernel = kernel;
+  visit_graph(in.graph, [&](const auto& g) {
+    using G = std::decay_t<decltype(g)>;
+    detail::MxmInfo mm;
+    mm.value = ex.use_double ? ValueKind::Double : ValueKind::Float;
+    mm.matrix_value = ex.use_double ? ValueKind::Double : ValueKind::Float;  // Â is valued
+    mm.index = index_kind_of<typename G::index_type>();
+    mm.n = width;
+    const Plan plan = detail::plan_mxm(g.stats(), mm, ex.device, caps, desc);
+    if (!plan.forced) warn("--kernel %s: %s", to_string(kernel), plan.reason.c_str());
+  });
+}
+
 std::string explain_text(const std::vector<ExplainDevice>& devices) {
   std::string out = "planner (what each call would run; SPINDLE_LOG=plan logs live decisions):\n";
   for (const auto& d : devices) {

@@ -41,6 +41,10 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
 /// benchmark run never silently measures another kernel.
 void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex);
 
+/// The same for a forced mxm kernel (gcn --kernel), planned for dense width `width`.
+void warn_if_forced_mxm_kernel_falls_back(const Input& in, const Execution& ex, MxmKernel kernel,
+                                          std::int64_t width);
+
 /// Human-readable table.
 std::string explain_text(const std::vector<ExplainDevice>& devices);
 

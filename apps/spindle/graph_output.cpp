@@ -15,7 +15,7 @@ GraphFileFormat output_format(const ArgParser& p, const std::string& path) {
     return GraphFileFormat::EdgeList;
   }
   p.fail("cannot tell the format of '" + path +
-         "' from its extension: use .mtx (Matrix Market) or .txt/.tsv/.csv/.el (edge list)");
+         "' from its extension: use .mtx or .mm (Matrix Market) or .txt/.tsv/.csv/.el (edge list)");
 }
 
 void write_graph_file(const std::string& path, const AnyGraph& any, GraphFileFormat format,

@@ -10,6 +10,7 @@
 #include "spindle/error.hpp"
 #include "spindle/loaders/edge_list.hpp"
 #include "spindle/loaders/generate.hpp"
+#include "spindle/loaders/load_graph.hpp"
 #include "spindle/loaders/matrix_market.hpp"
 
 namespace spindle::cli {
@@ -42,6 +43,7 @@ template <class I>
 void read_el(Input& in, const std::string& path, const InputOptions& o) {
   EdgeListOptions eo;
   eo.allow_nonfinite = o.allow_nonfinite;
+  eo.ignore_extra_columns = o.ignore_extra_columns;
   EdgeListCoo<I> raw = read_edge_list_coo<I>(path, eo);
   in.labels = std::move(raw.labels);
   in.labels_are_integers = raw.labels_are_integers;
@@ -103,6 +105,9 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
   in.path = *path;
   in.name = *path;
   check_readable(*path);
+  // A pipe or process substitution (`spindle pagerank <(zcat g.mtx.gz)`) is read once and held:
+  // the format sniffing, the header and the body each open the path.
+  const InputStreamCapture capture(*path);
   in.format = guess_graph_format(*path);
   if (in.format == GraphFileFormat::MatrixMarket) {
     in.header = read_matrix_market_header(*path, o.headerless);
@@ -134,6 +139,10 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
   } else {
     std::error_code ec;
     auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(*path, ec));
+    if (capture.active()) {
+      bytes = capture.bytes();
+      ec.clear();
+    }
     std::int64_t bound = ec ? 0 : bytes / kMinEdgeLineBytes * (o.undirected ? 2 : 1);
     if (o.force_int64 || bound > kInt32Limit) {
       read_el<std::int64_t>(in, *path, o);
@@ -215,6 +224,12 @@ void add_input_flags(ArgParser& p, const std::string& weighted_help) {
          "files always have both directions)");
   if (!weighted_help.empty()) p.flag("weighted", weighted_help);
   p.flag("allow-nonfinite", "accept NaN and Inf edge values (refused by default, naming the line)");
+  p.flag("headerless",
+         "read a .mtx file that lacks the %%MatrixMarket banner: a 'rows cols entries' line, "
+         "then 'i j [value]' lines");
+  p.flag("ignore-extra-columns",
+         "edge lists: ignore columns after 'src dst weight' (refused by default, naming the "
+         "line)");
 }
 
 InputOptions input_options(const ArgParser& p, ValueMode values) {
@@ -223,13 +238,8 @@ InputOptions input_options(const ArgParser& p, ValueMode values) {
   o.undirected = p.has("undirected");
   o.allow_nonfinite = p.has("allow-nonfinite");
   o.headerless = p.has("headerless");
+  o.ignore_extra_columns = p.has("ignore-extra-columns");
   return o;
-}
-
-void add_headerless_flag(ArgParser& p) {
-  p.flag("headerless",
-         "read a .mtx file that lacks the %%MatrixMarket banner: a 'rows cols entries' line, "
-         "then 'i j [value]' lines");
 }
 
 }  // namespace spindle::cli

@@ -39,6 +39,8 @@ struct InputOptions {
   bool allow_nonfinite = false;
   /// Matrix Market files without the %%MatrixMarket banner (read as coordinate general).
   bool headerless = false;
+  /// Edge lists: columns after the third (src dst weight) are ignored instead of refused.
+  bool ignore_extra_columns = false;
   /// Force int64 indices (tests; huge graphs pick it by themselves).
   bool force_int64 = false;
 };
@@ -93,12 +95,10 @@ decltype(auto) visit_graph(const AnyGraph& g, F&& f) {
   return std::visit(std::forward<F>(f), g);
 }
 
-/// Declares the input flag --undirected (and --weighted when `weighted_help` is non-empty).
+/// Declares the input flags every graph-reading command has: --undirected, --allow-nonfinite,
+/// --headerless, --ignore-extra-columns (and --weighted when `weighted_help` is non-empty).
 void add_input_flags(ArgParser& p, const std::string& weighted_help);
-/// The InputOptions the flags of add_input_flags / add_headerless_flag ask for.
+/// The InputOptions the flags of add_input_flags ask for.
 InputOptions input_options(const ArgParser& p, ValueMode values);
-
-/// Declares --headerless (info and convert, where odd files get inspected and repaired).
-void add_headerless_flag(ArgParser& p);
 
 }  // namespace spindle::cli

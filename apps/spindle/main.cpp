@@ -2,7 +2,9 @@
 // spindle: command-line front end. Subcommands live in their own files (cmd_*.cpp) and register
 // in commands.hpp; this file only picks the subcommand and maps exceptions to exit codes:
 // 0 success, 1 failure (spindle::Error, I/O, out of memory), 2 usage error.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -104,8 +106,10 @@ int run(int argc, char** argv) {
     throw UsageError("missing command after " + global.front() + "; see 'spindle --help'");
   }
   first = words[i];
-  std::vector<std::string> rest(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
-  rest.insert(rest.end(), global.begin(), global.end());
+  // The command's own flags come after the global ones, so that where both give a flag the
+  // command's (later) one wins, as a repeated flag does everywhere else.
+  std::vector<std::string> rest = global;
+  rest.insert(rest.end(), words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
   if (first == "help") {  // `spindle help pagerank` == `spindle pagerank --help`
     if (rest.empty()) {
       print_overview(stdout);
@@ -125,11 +129,24 @@ int run(int argc, char** argv) {
   return cmd->run(rest);
 }
 
+// Results written to standard output must have reached it: `spindle info g.mtx --json >
+// out.json` on a full disk is a failure, not an empty file and exit status 0.
+int check_stdout(int status) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    std::fprintf(stderr, "spindle: error: cannot write to standard output: %s\n",
+                 err ? std::strerror(err) : "write error");
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return check_stdout(run(argc, argv));
   } catch (const UsageError& e) {
     std::fprintf(stderr, "spindle: error: %s\n", one_line(e.what()).c_str());
     return 2;

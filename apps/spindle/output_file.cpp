@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "output_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,6 +69,11 @@ std::string extension_of(const std::string& path) {
 AtomicOutput::AtomicOutput(std::string path)
     : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
   if (path_.empty()) throw InvalidArgument("output path is empty");
+  // A folder in the way would only show at the final rename, after the whole computation.
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error("cannot write " + path_ + ": Is a directory");
+  }
   file_ = std::fopen(temp_.c_str(), "wb");
   if (!file_) {
     throw Error("cannot write " + path_ + ": " + errno_text());

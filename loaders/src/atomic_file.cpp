@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "spindle/loaders/atomic_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,11 @@ namespace spindle {
 
 AtomicFileWriter::AtomicFileWriter(std::string path)
     : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  // A folder in the way would only show at the final rename, after all the work.
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(path_ + ": cannot write: is a directory");
+  }
   file_ = std::fopen(temp_.c_str(), "wb");
   if (!file_) {
     throw Error(path_ + ": cannot create output file (" + temp_ + "): " + std::strerror(errno));

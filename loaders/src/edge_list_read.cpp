@@ -134,8 +134,14 @@ void parse_edge_chunk(const char* p, const char* e, const EdgeSpec& s, EdgeChunk
           return;
         }
         if (!s.allow_nonfinite && !std::isfinite(v)) {
-          st.fail(line, std::string("weight ") + (std::isnan(v) ? "NaN" : "Inf") +
-                            " is not finite (refused unless allow_nonfinite / --allow-nonfinite)");
+          const std::string text = token_at(wb, we);
+          const std::string what =
+              text.find_first_of("nNiI") == std::string::npos
+                  ? "weight " + text + " overflows a double"
+                  : std::string("weight ") + (std::isnan(v) ? "NaN" : "Inf") + " is not finite";
+          st.fail(line, what +
+                            " (NaN/Inf weights are refused unless allow_nonfinite, "
+                            "--allow-nonfinite, is set)");
           return;
         }
         out.w.push_back(v);
@@ -194,10 +200,11 @@ EdgeListCoo<I> read_edge_list_coo(const std::string& path, const EdgeListOptions
                            "missing destination column: expected 'src dst' or 'src dst weight'");
         }
         if (n > 3 && !options.ignore_extra_columns) {
-          throw ParseError(path, line,
-                           "line has " + std::to_string(n) +
-                               " fields, expected 2 ('src dst') or 3 ('src dst weight'); extra "
-                               "columns are ignored only with ignore_extra_columns");
+          throw ParseError(
+              path, line,
+              "line has " + std::to_string(n) +
+                  " fields, expected 2 ('src dst') or 3 ('src dst weight'); extra "
+                  "columns are ignored only with ignore_extra_columns (--ignore-extra-columns)");
         }
         s.columns = n;
         s.weighted = n >= 3;

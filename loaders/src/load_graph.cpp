@@ -2,9 +2,15 @@
 // Format-agnostic load / save used by the CLI.
 #include "spindle/loaders/load_graph.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "mapped_file.hpp"
 #include "text_scan.hpp"
 
 namespace spindle {
@@ -21,12 +27,43 @@ bool ends_with_ci(const std::string& s, const char* suffix) {
 }
 }  // namespace
 
+InputStreamCapture::InputStreamCapture(const std::string& path) : path_(path) {
+  struct stat st {};
+  // stat, not open: opening a FIFO blocks until a writer comes, and regular files need nothing.
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;
+  if (detail::captured_stream(path)) return;  // an outer capture holds it already
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // the reader reports it
+  std::vector<char> bytes;
+  try {
+    bytes = detail::read_all(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  bytes_ = static_cast<std::int64_t>(bytes.size());
+  detail::register_captured_stream(path,
+                                   std::make_shared<const std::vector<char>>(std::move(bytes)));
+  active_ = true;
+}
+
+InputStreamCapture::~InputStreamCapture() {
+  if (active_) detail::drop_captured_stream(path_);
+}
+
 GraphFileFormat guess_graph_format(const std::string& path) {
   if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm")) return GraphFileFormat::MatrixMarket;
-  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
-    char buf[17] = {};
-    const std::size_t got = std::fread(buf, 1, 17, f);
+  char buf[17] = {};
+  std::size_t got = 0;
+  if (auto held = detail::captured_stream(path)) {
+    got = std::min<std::size_t>(held->size(), sizeof(buf));
+    std::copy(held->begin(), held->begin() + static_cast<std::ptrdiff_t>(got), buf);
+  } else if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    got = std::fread(buf, 1, 17, f);
     std::fclose(f);
+  }
+  {
     std::string_view head(buf, got);
     if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
     if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
@@ -38,6 +75,7 @@ GraphFileFormat guess_graph_format(const std::string& path) {
 
 template <class I, class V>
 LoadedGraph<I, V> load_graph(const std::string& path, const LoadGraphOptions& options) {
+  const InputStreamCapture capture(path);
   LoadedGraph<I, V> out;
   out.format = guess_graph_format(path);
   if (out.format == GraphFileFormat::MatrixMarket) {

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "spindle/error.hpp"
 
@@ -23,7 +25,92 @@ namespace {
 }
 }  // namespace
 
+namespace {
+std::mutex& capture_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, std::shared_ptr<const std::vector<char>>>& captures() {
+  static std::map<std::string, std::shared_ptr<const std::vector<char>>> c;
+  return c;
+}
+}  // namespace
+
+std::shared_ptr<const std::vector<char>> captured_stream(const std::string& path) {
+  std::lock_guard<std::mutex> lock(capture_mutex());
+  const auto it = captures().find(path);
+  return it == captures().end() ? nullptr : it->second;
+}
+
+void register_captured_stream(const std::string& path,
+                              std::shared_ptr<const std::vector<char>> bytes) {
+  std::lock_guard<std::mutex> lock(capture_mutex());
+  captures()[path] = std::move(bytes);
+}
+
+void drop_captured_stream(const std::string& path) {
+  std::lock_guard<std::mutex> lock(capture_mutex());
+  captures().erase(path);
+}
+
+std::vector<char> read_all(int fd, const std::string& path) {
+  std::vector<char> out;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof(chunk));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      fail(path, "cannot read", errno);
+    }
+    if (got == 0) break;
+    out.insert(out.end(), chunk, chunk + got);
+  }
+  return out;
+}
+
+namespace {
+/// Compressed data is refused up front with what to do, instead of a parse error about the
+/// compressor's header bytes.
+void refuse_compressed(const char* data, std::size_t size, const std::string& path) {
+  const auto starts = [&](const char* magic, std::size_t n) {
+    return size >= n && std::memcmp(data, magic, n) == 0;
+  };
+  const char* what = nullptr;
+  const char* tool = nullptr;
+  if (starts("\x1f\x8b", 2)) {
+    what = "gzip";
+    tool = "zcat";
+  } else if (starts("BZh", 3) && size >= 10 && data[3] >= '1' && data[3] <= '9' &&
+             std::memcmp(data + 4, "1AY&SY", 6) == 0) {  // + the first block's magic
+    what = "bzip2";
+    tool = "bzcat";
+  } else if (starts("\xfd"
+                    "7zXZ",
+                    5)) {
+    what = "xz";
+    tool = "xzcat";
+  } else if (starts("\x28\xb5\x2f\xfd", 4)) {
+    what = "zstd";
+    tool = "zstdcat";
+  }
+  if (what) {
+    throw ParseError(path, 0,
+                     std::string(what) +
+                         "-compressed data; Spindle reads uncompressed files: "
+                         "decompress it first, or pass it through a pipe: <(" +
+                         tool + " " + path + ")");
+  }
+}
+}  // namespace
+
 MappedFile::MappedFile(const std::string& path) {
+  if (auto held = captured_stream(path)) {
+    captured_ = std::move(held);
+    data_ = captured_->data();
+    size_ = captured_->size();
+    refuse_compressed(data_, size_, path);
+    return;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail(path, "cannot open", errno);
   struct stat st {};
@@ -44,25 +131,26 @@ MappedFile::MappedFile(const std::string& path) {
       data_ = static_cast<const char*>(m);
       size_ = static_cast<std::size_t>(st.st_size);
       ::close(fd);
+      try {
+        refuse_compressed(data_, size_, path);
+      } catch (...) {
+        ::munmap(m, size_);  // a constructor that throws gets no destructor call
+        throw;
+      }
       return;
     }
   }
   // Not mappable (pipe, special file, empty file): read it.
-  char chunk[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(fd, chunk, sizeof(chunk));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      fail(path, "cannot read", err);
-    }
-    if (got == 0) break;
-    buffer_.insert(buffer_.end(), chunk, chunk + got);
+  try {
+    buffer_ = read_all(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
   ::close(fd);
   data_ = buffer_.data();
   size_ = buffer_.size();
+  refuse_compressed(data_, size_, path);
 }
 
 MappedFile::~MappedFile() {

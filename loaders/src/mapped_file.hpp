@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,17 @@ class MappedFile {
   std::size_t size_ = 0;
   void* map_ = nullptr;       // mmap base (nullptr when buffer_ holds the bytes)
   std::vector<char> buffer_;  // fallback copy
+  std::shared_ptr<const std::vector<char>> captured_;  // an InputStreamCapture's bytes
 };
+
+/// The bytes an InputStreamCapture (load_graph.hpp) holds for `path`, or nullptr.
+std::shared_ptr<const std::vector<char>> captured_stream(const std::string& path);
+/// Registers / drops captured bytes (used by InputStreamCapture).
+void register_captured_stream(const std::string& path,
+                              std::shared_ptr<const std::vector<char>> bytes);
+void drop_captured_stream(const std::string& path);
+/// Reads what is left of an open descriptor into memory. @throws Error naming path.
+std::vector<char> read_all(int fd, const std::string& path);
 
 /// Splits [begin, end) into pieces that start at line beginnings: returns k+1 offsets
 /// (relative to begin) with offsets[0] = 0 and offsets[k] = end - begin. Aims for `pieces`

@@ -181,7 +181,7 @@ MatrixMarketHeader parse_mm_header(const char* data, std::size_t size, const std
       throw ParseError(path, 1,
                        std::string("missing the Matrix Market banner: expected ") + kBannerForm +
                            " on the first line (a headerless triplet file is read only with the "
-                           "'headerless' option)");
+                           "headerless option, --headerless on the command line)");
     } else {
       h.headerless = true;
     }

@@ -59,8 +59,8 @@ bool ends_token(const char* p, const char* e) {
 
 std::string nonfinite_message(double v) {
   return std::string("value ") + (std::isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf")) +
-         " is not finite (NaN/Inf values are refused unless allow_nonfinite / "
-         "--allow-nonfinite is set)";
+         " is not finite (NaN/Inf values are refused unless allow_nonfinite, "
+         "--allow-nonfinite, is set)";
 }
 
 // Parses the value field at p (already past blanks). Returns false after recording the error.
@@ -93,7 +93,12 @@ inline bool parse_value(const char*& p, const char* e, const EntrySpec& s, doubl
     return false;
   }
   if (!s.allow_nonfinite && !std::isfinite(v)) {
-    st.fail(line, nonfinite_message(v));
+    // A finite-looking number that overflowed (1e400) is named as written, not as "Inf".
+    const std::string text = token_at(tok, e);
+    const bool written_nonfinite = text.find_first_of("nNiI") != std::string::npos;
+    st.fail(line, written_nonfinite
+                      ? nonfinite_message(v)
+                      : "value " + text + " overflows a double: " + nonfinite_message(v));
     return false;
   }
   return true;

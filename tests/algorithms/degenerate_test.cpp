@@ -71,11 +71,23 @@ TEST(Degenerate, VerticesWithoutEdgesGiveUniformPageRankAndIsolatedTraversals) {
 
   const auto pi = power_iteration<double>(g);
   EXPECT_EQ(pi.eigenvalue, 0.0);
+  // Plain mode without a shift: A x = 0, so the iterate vanishes, and says so.
+  EXPECT_TRUE(pi.vanished);
+  for (std::int64_t v = 0; v < n; ++v) EXPECT_EQ(pi.vector[v], 0.0);
   PowerIterationOptions c;
   c.centrality = true;
   const auto ec = power_iteration<double>(g, c);
   EXPECT_TRUE(ec.converged);
+  EXPECT_FALSE(ec.vanished);  // shift 1: the iterate is x itself
   for (std::int64_t v = 0; v < n; ++v) EXPECT_NEAR(ec.vector[v], 1.0 / std::sqrt(7.0), 1e-15);
+  // tol 0: the first iteration already lands on the exact fixed point (residual 0 after the
+  // second), which converges whatever the tolerance.
+  PageRankOptions exact;
+  exact.tol = 0.0;
+  const auto rx = pagerank<double>(g, exact);
+  EXPECT_TRUE(rx.converged);
+  EXPECT_EQ(rx.residual, 0.0);
+  EXPECT_LE(rx.iterations, 2);
 
   // GCN: Â = I, so one linear layer is X W + b.
   const auto X = random_features<double>(n, 3, 1);

@@ -135,6 +135,28 @@ TEST(PowerIteration, EigenvalueOfCompleteGraphIsNMinusOne) {
   for (int v = 0; v < n; ++v) EXPECT_NEAR(r.vector[v], 1.0 / std::sqrt(double(n)), 1e-12);
 }
 
+TEST(PowerIteration, AVanishingIterateIsReportedNotPassedOffAsAnEigenvector) {
+  // A path 0 -> 1 -> 2 -> 3 is nilpotent: A^4 = 0, so the plain iterate becomes exactly zero
+  // after 4 steps (networkx's `or 1` keeps it there and the stop test then passes).
+  const auto g = graph_from_edges<std::int32_t, Pattern>(4, {{0, 1}, {1, 2}, {2, 3}});
+  PowerIterationOptions o;
+  o.device = Device::Cpu;
+  const auto r = power_iteration<double>(g, o);
+  EXPECT_TRUE(r.vanished);
+  EXPECT_EQ(r.eigenvalue, 0.0);
+  for (int v = 0; v < 4; ++v) EXPECT_EQ(r.vector[v], 0.0);
+  // With a shift the iterate never vanishes: (A + I) is invertible.
+  o.shift = 1.0;
+  o.max_iter = 5;
+  const auto s = power_iteration<double>(g, o);
+  EXPECT_FALSE(s.vanished);
+  // On a graph with a cycle it does not vanish either.
+  const auto c =
+      power_iteration<double>(graph_from_edges<std::int32_t, Pattern>(3, {{0, 1}, {1, 2}, {2, 0}}),
+                              PowerIterationOptions{});
+  EXPECT_FALSE(c.vanished);
+}
+
 TEST(PowerIteration, ShiftSeparatesTheBipartitePairOfAStar) {
   // Star K_{1,m}: eigenvalues ±√m. Unshifted, the iterate alternates between two vectors and
   // never settles; A + I makes √m + 1 strictly dominant.

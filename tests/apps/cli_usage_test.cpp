@@ -174,5 +174,121 @@ TEST_F(CliUsage, StdoutCarriesNoProgressWhenStderrIsNotATerminal) {
   EXPECT_TRUE(r.err.empty()) << "stderr must stay quiet in pipes: " << r.err;
 }
 
+// ---- found by a user review: streams, stdout failures, flag precedence, clear refusals ----
+
+TEST_F(CliUsage, AFailedWriteToStdoutIsAFailure) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string err = path("err.txt");
+  const std::string cmd = q(spindle_binary()) + " info " + q(graph_path("karate.mtx")) +
+                          " --json >/dev/full 2>" + q(err);
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const std::string text = slurp(err);
+  EXPECT_NE(text.find("spindle: error: cannot write to standard output"), std::string::npos)
+      << text;
+}
+
+TEST_F(CliUsage, TheCommandsOwnFlagWinsOverTheSameFlagBeforeIt) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  RunResult r = run("--threads 2 pagerank " + q(graph_path("karate.mtx")) + " --threads 1 --top 1");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("(1 thread)"), std::string::npos) << r.out;
+  r = run("--precision float pagerank " + q(graph_path("karate.mtx")) + " --precision double");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("precision double"), std::string::npos) << r.out;
+}
+
+TEST_F(CliUsage, GraphsCanComeThroughAPipe) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string out = path("piped.txt");  // run() below uses stdout.txt itself
+  for (const char* name : {"karate.mtx", "karate.csv"}) {
+    const std::string cmd = "cat " + q(graph_path(name)) + " | " + q(spindle_binary()) +
+                            " pagerank /dev/stdin --top 3 >" + q(out) + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << name << ": " << slurp(out);
+    RunResult direct = run("pagerank " + q(graph_path(name)) + " --top 3");
+    ASSERT_EQ(direct.rc, 0) << direct.err;
+    // Same table of ranks (the first line names the input path, which differs).
+    const auto piped = lines_of(slurp(out));
+    const auto file = lines_of(direct.out);
+    ASSERT_EQ(piped.size(), file.size()) << slurp(out);
+    for (std::size_t i = 2; i + 1 < file.size(); ++i) EXPECT_EQ(piped[i], file[i]) << name;
+  }
+}
+
+TEST_F(CliUsage, CompressedInputIsRefusedSayingHowToReadIt) {
+  {
+    std::ofstream f(path("g.mtx"), std::ios::binary);
+    f << std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03junk", 15);
+  }
+  RunResult r = run("info " + q(path("g.mtx")));
+  EXPECT_EQ(r.rc, 1);
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("gzip-compressed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("<(zcat "), std::string::npos) << r.err;
+}
+
+TEST_F(CliUsage, AnOutputPathThatIsAFolderFailsBeforeComputing) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  std::filesystem::create_directories(path("ranks.csv"));
+  RunResult r = run("pagerank " + q(graph_path("karate.mtx")) + " -o " + q(path("ranks.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(r.out.empty()) << "computed before failing: " << r.out;
+  EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+  r = run("generate rmat --scale 4 -o " + q(path("ranks.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(CliUsage, PowerIterationRefusesAnIterateThatVanished) {
+  {
+    std::ofstream f(path("dag.el"));
+    f << "1 2\n2 3\n3 4\n";
+  }
+  RunResult r = run("power-iteration " + q(path("dag.el")) + " -o " + q(path("x.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("iterate became zero"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("x.csv")));
+  // The shift it suggests works.
+  r = run("power-iteration " + q(path("dag.el")) + " --shift 1 --max-iter 3");
+  EXPECT_EQ(r.rc, 0) << r.err;
+}
+
+TEST_F(CliUsage, NonconvergenceUnderFailOnNonconvergenceIsAnError) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  RunResult r = run("pagerank " + q(graph_path("karate.mtx")) +
+                    " --max-iter 2 --fail-on-nonconvergence -o " + q(path("r.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err.rfind("spindle: error: PageRank did not converge", 0), 0u) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("r.csv")));
+}
+
+TEST_F(CliUsage, ConvertWarnsWhenAnEdgeListDropsIsolatedVertices) {
+  {
+    std::ofstream f(path("iso.mtx"));
+    f << "%%MatrixMarket matrix coordinate pattern general\n5 5 1\n1 2\n";
+  }
+  RunResult r = run("convert " + q(path("iso.mtx")) + " " + q(path("iso.el")));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: 3 of 5 vertices have no edges"), std::string::npos) << r.err;
+}
+
+TEST_F(CliUsage, EveryGraphCommandReadsHeaderlessFiles) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string file = q(graph_path("west0067_noheader.mtx"));
+  RunResult r = run("pagerank " + file);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("--headerless"), std::string::npos) << r.err;
+  const std::pair<const char*, const char*> commands[] = {
+      {"pagerank", ""}, {"bfs", " --source 1"}, {"power-iteration", " --max-iter 2"}, {"info", ""}};
+  for (const auto& [cmd, extra] : commands) {
+    r = run(std::string(cmd) + " " + file + " --headerless" + extra);
+    EXPECT_EQ(r.rc, 0) << cmd << ": " << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace spindle::test

@@ -52,7 +52,8 @@ struct PageRankOptions {
   /// Damping factor α in [0, 1]: the probability of following an edge. InvalidArgument outside.
   double alpha = 0.85;
   /// Tolerance on the L1 norm of the change between two iterates (scaled by n for the NetworkX
-  /// preset; ignored by Boost). Must be >= 0.
+  /// preset; ignored by Boost). Must be >= 0; a change of exactly 0 (a fixed point) converges
+  /// even with tol 0.
   double tol = 1e-6;
   /// Iteration limit; -1 means the preset's default (100; 20 for Boost, which always runs exactly
   /// this many iterations). Must be >= -1.

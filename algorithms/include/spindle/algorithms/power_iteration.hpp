@@ -16,7 +16,8 @@ namespace spindle {
 struct PowerIterationOptions {
   /// Stop when the change between two normalized iterates is below this: plain mode compares
   /// ‖x_k − x_{k−1}‖₁ < tol (L1 norm of the change of the L2-normalized iterate); centrality mode
-  /// uses networkx's test Σ|x_k − x_{k−1}| < n·tol. Must be >= 0.
+  /// uses networkx's test Σ|x_k − x_{k−1}| < n·tol. Must be >= 0; a change of exactly 0
+  /// converges even with tol 0.
   double tol = 1e-6;
   /// Iteration limit (>= 0).
   int max_iter = 100;
@@ -54,6 +55,11 @@ struct PowerIterationResult {
   double last_change = 0.0;
   /// True when the stop test was met within max_iter.
   bool converged = false;
+  /// True when an iterate became exactly zero (M is nilpotent on the start vector and there is
+  /// no shift: a graph without cycles, or without edges, in plain mode). The vector is then all
+  /// zeros and says nothing about an eigenvector; `converged` still follows the stop test
+  /// (networkx's rule), so callers must look here.
+  bool vanished = false;
 };
 
 /// Dominant eigenpair of the square graph's adjacency (M = A; Aᵀ in centrality mode).
@@ -61,8 +67,9 @@ struct PowerIterationResult {
 /// Per iteration: one mxv (plain) or vxm (centrality) with plus_times and the shift as an
 /// accumulated term, a reduce for the L2 norm, a scaling, and an L1 distance for the stop test.
 /// Degenerate inputs: 0 vertices gives an empty vector, eigenvalue 0, converged; a graph with no
-/// edges keeps the uniform vector (eigenvalue 0). An iterate that becomes exactly 0 (nilpotent
-/// M without shift) is left at 0 (networkx's `or 1` rule) and reported with eigenvalue 0.
+/// edges keeps the uniform vector in centrality mode (shift 1; eigenvalue 0). An iterate that
+/// becomes exactly 0 (nilpotent M without shift, e.g. plain mode on a graph without edges or
+/// cycles) is left at 0 (networkx's `or 1` rule), reported with eigenvalue 0 and `vanished`.
 ///
 /// @tparam T  precision (float or double)
 /// @throws InvalidArgument on a non-square graph or bad options; Unsupported for Device::Cuda

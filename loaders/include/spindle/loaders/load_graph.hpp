@@ -4,6 +4,7 @@
 /// @brief One entry point for "read a graph from this file, whatever its format" (CLI, tools).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,30 @@ const char* to_string(GraphFileFormat f);
 /// (case-insensitive), else an edge list. A file that cannot be opened is guessed from its
 /// name alone (so output paths can be classified too).
 GraphFileFormat guess_graph_format(const std::string& path);
+
+/// Makes a graph path that is not a regular file (a pipe, `/dev/stdin`, a process substitution
+/// such as `<(zcat g.mtx.gz)`) readable more than once: while an InputStreamCapture of the path
+/// is alive, its whole content is held in memory, read once, and every reader of this process
+/// that opens the same path (format sniffing, the Matrix Market header, the body) sees those
+/// bytes instead of opening the drained stream again. Regular files, directories and paths
+/// that do not exist are left alone (the readers report them as before). load_graph() makes its
+/// own. @throws Error when the stream cannot be read.
+class InputStreamCapture {
+ public:
+  explicit InputStreamCapture(const std::string& path);
+  ~InputStreamCapture();
+  InputStreamCapture(const InputStreamCapture&) = delete;
+  InputStreamCapture& operator=(const InputStreamCapture&) = delete;
+  /// True when the path was a stream and its bytes are held.
+  bool active() const noexcept { return active_; }
+  /// Bytes held (0 when not active).
+  std::int64_t bytes() const noexcept { return bytes_; }
+
+ private:
+  std::string path_;
+  bool active_ = false;
+  std::int64_t bytes_ = 0;
+};
 
 /// Options for load_graph(): one set per format; the shared ones (threads, progress,
 /// allow_nonfinite, build policies) must be set in the struct of the format being read.
