@@ -59,9 +59,13 @@ int run(const Input& in, Settings& s) {
     print_top_table(in, top_k(score, s.top), score,
                     s.opt.centrality ? "centrality" : "eigenvector");
   }
-  std::printf("eigenvalue %.10g, residual %.3g, iterations %d, converged %s, time %s\n",
-              r.eigenvalue, r.residual, r.iterations, r.converged ? "yes" : "no",
-              format_seconds(seconds).c_str());
+  // The stop test looks at the last change of the iterate; the residual |Mx - lambda x| says how
+  // good an eigenpair the result is. Both are shown, named.
+  std::printf(
+      "eigenvalue %.10g, residual |Mx - lambda x| %.3g, last change %.3g (tol %g%s), iterations "
+      "%d, converged %s, time %s\n",
+      r.eigenvalue, r.residual, r.last_change, s.opt.tol, s.opt.centrality ? " x n" : "",
+      r.iterations, r.converged ? "yes" : "no", format_seconds(seconds).c_str());
   std::fflush(stdout);
   if (!r.converged) {
     char what[160];

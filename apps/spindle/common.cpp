@@ -42,10 +42,14 @@ std::string format_seconds(double s) {
     std::snprintf(buf, sizeof buf, "%.0f us", s * 1e6);
   } else if (s < 0.01) {
     std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  } else if (s < 0.1) {  // three significant digits throughout: 155 us, 8.00 ms, 13.0 ms, 130 ms
+    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
   } else if (s < 1.0) {
     std::snprintf(buf, sizeof buf, "%.0f ms", s * 1e3);
-  } else {
+  } else if (s < 10.0) {
     std::snprintf(buf, sizeof buf, "%.2f s", s);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
   }
   return buf;
 }
