@@ -184,16 +184,7 @@ void every_kernel_for_semiring(std::uint64_t seed) {
     SPINDLE_SKIP_WITHOUT_GPU();                                   \
     every_kernel_for_semiring<semiring::semiring_t<float>>(seed); \
   }
-SPINDLE_MXM_SEMIRING_TEST(PlusTimes, plus_times, 1)
-SPINDLE_MXM_SEMIRING_TEST(MinPlus, min_plus, 2)
-SPINDLE_MXM_SEMIRING_TEST(MaxPlus, max_plus, 3)
-SPINDLE_MXM_SEMIRING_TEST(MaxTimes, max_times, 4)
-SPINDLE_MXM_SEMIRING_TEST(MinTimes, min_times, 5)
-SPINDLE_MXM_SEMIRING_TEST(PlusMin, plus_min, 6)
-SPINDLE_MXM_SEMIRING_TEST(LorLand, lor_land, 7)
-SPINDLE_MXM_SEMIRING_TEST(AnyPair, any_pair, 8)
-SPINDLE_MXM_SEMIRING_TEST(PlusPair, plus_pair, 9)
-SPINDLE_MXM_SEMIRING_TEST(MaxMin, max_min, 10)
+SPINDLE_TEST_BUILTIN_SEMIRINGS(SPINDLE_MXM_SEMIRING_TEST)
 #undef SPINDLE_MXM_SEMIRING_TEST
 
 TEST(MxmCuda, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {

@@ -51,6 +51,20 @@ enum class Shape {
   Tiny,          ///< 1 x 1 with its one entry
 };
 
+/// Every built-in semiring with a seed for its test case: X(TestName, semiring template, seed).
+/// One list for the SpMM and SDDMM kernel tests (a test per semiring, so that shards spread them).
+#define SPINDLE_TEST_BUILTIN_SEMIRINGS(X) \
+  X(PlusTimes, plus_times, 1)             \
+  X(MinPlus, min_plus, 2)                 \
+  X(MaxPlus, max_plus, 3)                 \
+  X(MaxTimes, max_times, 4)               \
+  X(MinTimes, min_times, 5)               \
+  X(PlusMin, plus_min, 6)                 \
+  X(LorLand, lor_land, 7)                 \
+  X(AnyPair, any_pair, 8)                 \
+  X(PlusPair, plus_pair, 9)               \
+  X(MaxMin, max_min, 10)
+
 inline const char* shape_name(Shape s) {
   switch (s) {
     case Shape::PowerLaw:

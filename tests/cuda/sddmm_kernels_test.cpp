@@ -93,16 +93,7 @@ void every_sddmm_kernel_for_semiring(std::uint64_t seed) {
     SPINDLE_SKIP_WITHOUT_GPU();                                         \
     every_sddmm_kernel_for_semiring<semiring::semiring_t<float>>(seed); \
   }
-SPINDLE_SDDMM_SEMIRING_TEST(PlusTimes, plus_times, 1)
-SPINDLE_SDDMM_SEMIRING_TEST(MinPlus, min_plus, 2)
-SPINDLE_SDDMM_SEMIRING_TEST(MaxPlus, max_plus, 3)
-SPINDLE_SDDMM_SEMIRING_TEST(MaxTimes, max_times, 4)
-SPINDLE_SDDMM_SEMIRING_TEST(MinTimes, min_times, 5)
-SPINDLE_SDDMM_SEMIRING_TEST(PlusMin, plus_min, 6)
-SPINDLE_SDDMM_SEMIRING_TEST(LorLand, lor_land, 7)
-SPINDLE_SDDMM_SEMIRING_TEST(AnyPair, any_pair, 8)
-SPINDLE_SDDMM_SEMIRING_TEST(PlusPair, plus_pair, 9)
-SPINDLE_SDDMM_SEMIRING_TEST(MaxMin, max_min, 10)
+SPINDLE_TEST_BUILTIN_SEMIRINGS(SPINDLE_SDDMM_SEMIRING_TEST)
 #undef SPINDLE_SDDMM_SEMIRING_TEST
 
 class SddmmCudaDepths : public ::testing::TestWithParam<std::int64_t> {};
