@@ -13,7 +13,7 @@ template <class T>
 void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vector<T>& u,
            const Descriptor& desc) {
   detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size");
-  if (u.size() == 0) return;
+  if (u.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::apply(w, mask, accum, op, u, desc.replace);
   } else {
@@ -25,7 +25,7 @@ template <class T>
 void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
            const Descriptor& desc) {
   detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum);
-  if (A.size() == 0) return;
+  if (A.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::apply(C, accum, op, A);
   } else {
@@ -36,7 +36,7 @@ void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
 template <class T>
 void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op, const Descriptor& desc) {
   detail::check_dim("add_row_bias", "bias", bias.size(), "entries", "C's column count", C.cols());
-  if (C.size() == 0) return;
+  if (C.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::add_row_bias(C, bias, op);
   } else {

@@ -31,9 +31,10 @@ void check_mask(const Vector<T>& w, const Mask& mask) {
 }  // namespace
 
 template <class T>
-void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const Descriptor& desc) {
+void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
+            const Descriptor& desc) {
   check_mask(w, mask);
-  if (w.size() == 0) return;
+  if (w.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::assign(w, mask, accum, s, desc.replace);
   } else {
@@ -42,11 +43,11 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const Descriptor& 
 }
 
 template <class T>
-void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<std::int64_t>& idx,
-            const Descriptor& desc) {
+void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
+            const std::vector<std::int64_t>& idx, const Descriptor& desc) {
   check_mask(w, mask);
   check_indices(idx, w.size());
-  if (w.size() == 0) return;
+  if (w.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::assign(w, mask, accum, s, idx, desc.replace);
   } else {
@@ -61,7 +62,7 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
   detail::check_dim("assign", "u", u.size(), "entries", "the index list's length",
                     static_cast<std::int64_t>(idx.size()));
   check_indices(idx, w.size());
-  if (w.size() == 0) return;
+  if (w.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::assign(w, mask, accum, u, idx, desc.replace);
   } else {
@@ -73,7 +74,7 @@ template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const Descriptor& desc) {
   detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size");
-  if (w.size() == 0) return;
+  if (w.size() == 0) return detail::check_device(desc);
   if (detail::runs_on_cuda(desc)) {
     detail::cuda::assign(w, mask, accum, u, desc.replace);
   } else {

@@ -13,4 +13,8 @@ inline bool runs_on_cuda(const Descriptor& desc) {
   return resolve_device(desc.device) == Device::Cuda;
 }
 
+/// For calls with nothing to compute (empty shapes): the device request is still checked, so
+/// Device::Cuda in a build without CUDA throws Unsupported whatever the sizes (as documented).
+inline void check_device(const Descriptor& desc) { (void)resolve_device(desc.device); }
+
 }  // namespace spindle::detail

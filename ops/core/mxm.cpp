@@ -30,8 +30,8 @@ detail::MxmInfo mxm_info(std::int64_t n, Accum accum, const Descriptor& desc) {
 template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
-  const Device device = resolve_device(desc.device);
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
   const Plan plan = detail::plan_mxm(stats, mxm_info<S, I, V>(C.cols(), accum, desc), device,
                                      device_caps(), desc);

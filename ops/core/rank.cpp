@@ -20,10 +20,11 @@ void require_full(const char* op, const char* name, const Vector<T>& v) {
 }
 
 template <class T>
-void require_size(const char* op, const char* name, const Vector<T>& v, std::int64_t n) {
-  if (v.size() != n) {
-    throw InvalidArgument(std::string(op) + ": " + name + " has " + std::to_string(v.size()) +
-                          " entries, expected " + std::to_string(n) + " (x's size)");
+void require_size(const char* op, const char* name, const Vector<T>& v, std::int64_t n,
+                  const char* n_what = "x's size") {
+  if (v.size() != n) {  // DimensionMismatch, like every other op's size check
+    throw DimensionMismatch(std::string(op) + ": " + name + " has " + std::to_string(v.size()) +
+                            " entries, expected " + std::to_string(n) + " (" + n_what + ")");
   }
 }
 
@@ -52,7 +53,7 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
                         double t1, const Vector<T>* teleport, const Descriptor& desc) {
   static_assert(std::is_floating_point_v<T>, "teleport_and_residual: T must be float or double");
   require_size("teleport_and_residual", "x_new", x_new, x.size());
-  require_size("teleport_and_residual", "leak", leak, 1);
+  require_size("teleport_and_residual", "leak", leak, 1, "one scalar");
   require_full("teleport_and_residual", "x", x);
   require_full("teleport_and_residual", "leak", leak);
   if (teleport != nullptr) {

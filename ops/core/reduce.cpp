@@ -18,8 +18,9 @@ T monoid_identity(MonoidKind m) {
 
 template <class T>
 T reduce(MonoidKind monoid, const Vector<T>& u, const Descriptor& desc) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the size
   if (u.size() == 0) return monoid_identity<T>(monoid);
-  if (detail::runs_on_cuda(desc)) return detail::cuda::reduce(monoid, u);
+  if (cuda) return detail::cuda::reduce(monoid, u);
   return detail::cpu::reduce(monoid, u);
 }
 
@@ -40,8 +41,9 @@ void reduce_rows(Vector<T>& w, const Mask& mask, Accum accum, MonoidKind monoid,
   if (desc.transpose_a && n > 0 && A.nnz() > 0) (void)A.transpose();
   detail::prepare_vector_output("reduce_rows", w, n, mask, accum,
                                 desc.transpose_a ? "A's column count" : "A's row count");
-  if (n == 0) return;
+  if (n == 0) return detail::check_device(desc);
   if (A.nnz() == 0) {
+    detail::check_device(desc);
     detail::cpu_kernels::write_empty_result(w, mask, accum, desc.replace);
     return;
   }

@@ -30,8 +30,8 @@ template <class Sr, class I, class V>
 void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, const Graph<I, V>& S,
            const DenseMatrix<typename Sr::value_type>& X,
            const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   if (!detail::sddmm_prologue<Sr>("sddmm", out, accum, S, X, Y, desc)) return;
-  const Device device = resolve_device(desc.device);
   const Plan plan = detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(X.cols(), accum, desc),
                                        device, device_caps(), desc);
   log_plan(plan);

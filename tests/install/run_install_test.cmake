@@ -40,6 +40,8 @@ step("run consumer" ${_build}/spindle_consumer)
 if(NOT STEP_OUTPUT MATCHES "spindle consumer: ok")
   message(FATAL_ERROR "install test: unexpected consumer output:\n${STEP_OUTPUT}")
 endif()
-# The installed CLI runs too.
-step("run installed spindle" ${_prefix}/bin/spindle --version)
+# The installed CLI runs too (installed only when the apps are built).
+if(WITH_CLI)
+  step("run installed spindle" ${_prefix}/bin/spindle --version)
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -107,6 +107,30 @@ TEST(Assign, IndexListsKeepOtherEntriesAndLastPresentDuplicateWins) {
   });
 }
 
+TEST(Assign, TheScalarConvertsToTheVectorsTypeLikeAnAssignment) {
+  // The scalar takes no part in deduction: an int literal into a double or float vector, a
+  // double into a float vector.
+  Vector<double> w(3, 5.0);
+  assign(w, Mask{}, Accum::none(), 0);
+  for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(w[i], 0.0);
+  Vector<float> f(2, 1.0f);
+  assign(f, Mask{}, Accum::plus(), 1.5, std::vector<std::int64_t>{1});
+  EXPECT_EQ(f[0], 1.0f);
+  EXPECT_EQ(f[1], 2.5f);
+}
+
+TEST(Assign, AMaskOfSizeZeroIsStillAMaskAndItsSizeIsChecked) {
+  Vector<double> w(3, 1.0);
+  Vector<std::uint8_t> none(0);
+  EXPECT_THROW(assign(w, Mask::value(none), Accum::none(), 2.0), DimensionMismatch);
+  EXPECT_THROW(assign(w, Mask::structural(none, true), Accum::none(), 2.0), DimensionMismatch);
+  for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(w[i], 1.0);  // untouched
+  // On an output of size 0 it is the right size.
+  Vector<double> e(0);
+  assign(e, Mask::value(none), Accum::none(), 2.0);
+  EXPECT_EQ(e.size(), 0);
+}
+
 TEST(Assign, BadIndicesAndSizesThrow) {
   Vector<float> w(10);
   EXPECT_THROW(assign(w, Mask{}, Accum::none(), 1.0f, std::vector<std::int64_t>{3, 10}),
@@ -121,7 +145,7 @@ TEST(Assign, BadIndicesAndSizesThrow) {
 }
 
 TEST(Assign, CudaDeviceThrowsUnsupportedInCpuBuild) {
-  if (built_with_cuda()) GTEST_SKIP() << "this build has CUDA";
+  if (cuda_available()) GTEST_SKIP() << "a CUDA device is present";
   Vector<float> w(4);
   EXPECT_THROW(assign(w, Mask{}, Accum::none(), 1.0f, Descriptor{}.on(Device::Cuda)), Unsupported);
 }

@@ -5,8 +5,10 @@
 
 #include "ops_test_util.hpp"
 #include "spindle/executor.hpp"
+#include "spindle/ops/apply.hpp"
 #include "spindle/ops/cpu/mxv_impl.hpp"
 #include "spindle/ops/mxv.hpp"
+#include "spindle/ops/reduce.hpp"
 
 namespace spindle {
 namespace {
@@ -205,7 +207,8 @@ TEST(Mxv, InputAliasingOutputThrowsInvalidArgument) {
 }
 
 TEST(Mxv, CudaDeviceThrowsUnsupportedInCpuBuild) {
-  if (built_with_cuda()) GTEST_SKIP() << "this build has CUDA";
+  // Also in a CUDA build on a machine without a GPU ("no CUDA device is visible").
+  if (cuda_available()) GTEST_SKIP() << "a CUDA device is present";
   const auto A = test::to_graph<std::int32_t, float>(test::random_matrix(20, 20, 13));
   Vector<float> w(20);
   const Vector<float> u(20, 1.0f);
@@ -213,6 +216,15 @@ TEST(Mxv, CudaDeviceThrowsUnsupportedInCpuBuild) {
   EXPECT_THROW(mxv(w, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u, d), Unsupported);
   EXPECT_THROW(vxm(w, Mask{}, Accum::none(), semiring::plus_times<float>{}, u, A, d), Unsupported);
   EXPECT_THROW((plan_for_mxv<semiring::plus_times<float>>(A, Mask{}, Accum::none(), d)),
+               Unsupported);
+  // Nothing to compute does not skip the check (the documented @throws holds for every shape).
+  const auto E = test::to_graph<std::int32_t, float>(test::random_matrix(0, 0, 1));
+  Vector<float> w0(0);
+  const Vector<float> u0(0);
+  EXPECT_THROW(mxv(w0, Mask{}, Accum::none(), semiring::plus_times<float>{}, E, u0, d),
+               Unsupported);
+  EXPECT_THROW(reduce(MonoidKind::Plus, u0, d), Unsupported);
+  EXPECT_THROW(apply(w0, Mask{}, Accum::none(), Unary<float>::make(UnaryOp::Identity), u0, d),
                Unsupported);
 }
 

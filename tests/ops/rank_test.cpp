@@ -101,16 +101,16 @@ TEST(RankSteps, RefusesNonFullInputsWrongSizesAndAliasing) {
   holes.remove(3);
   EXPECT_THROW(scale_and_leak(w, leak, holes, s, kCpu), InvalidArgument);
   EXPECT_THROW(scale_and_leak(w, leak, x, holes, kCpu), InvalidArgument);
-  EXPECT_THROW(scale_and_leak(w, leak, x, Vector<float>(9, 1.0f), kCpu), InvalidArgument);
+  EXPECT_THROW(scale_and_leak(w, leak, x, Vector<float>(9, 1.0f), kCpu), DimensionMismatch);
   EXPECT_THROW(scale_and_leak(x, leak, x, s, kCpu), InvalidArgument);  // w aliases x
   EXPECT_THROW(teleport_and_residual<float>(y, holes, leak, 0.1, 0.1, nullptr, kCpu),
                InvalidArgument);
   EXPECT_THROW(teleport_and_residual<float>(y, x, Vector<float>(2, 0.0f), 0.1, 0.1, nullptr, kCpu),
-               InvalidArgument);
+               DimensionMismatch);
   EXPECT_THROW(teleport_and_residual<float>(y, x, leak, 0.1, 0.1, &holes, kCpu), InvalidArgument);
   Vector<float> short_out(9);
   EXPECT_THROW(teleport_and_residual<float>(short_out, x, leak, 0.1, 0.1, nullptr, kCpu),
-               InvalidArgument);
+               DimensionMismatch);
   EXPECT_THROW(teleport_and_residual<float>(y, y, leak, 0.1, 0.1, nullptr, kCpu), InvalidArgument);
   // Nothing was written by the refused calls.
   EXPECT_EQ(y[0], 0.0f);

@@ -40,7 +40,8 @@ struct BuildOptions {
   /// Add (j, i) for every (i, j) with i != j before duplicates are resolved (so an edge given in
   /// both directions is a duplicate). Requires a square shape.
   bool symmetrize = false;
-  /// Refuse NaN / Inf values (InvalidArgument naming the entry).
+  /// Keep NaN / Inf values; when false they are refused (InvalidArgument naming the entry). The
+  /// file readers check values per line themselves (their own allow_nonfinite, false by default).
   bool allow_nonfinite = true;
 };
 

@@ -25,8 +25,8 @@ struct GraphStats {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::int64_t nnz = 0;
-  double avg_row = 0.0;     ///< nnz / rows (0 for 0 rows)
-  double stdv_row = 0.0;    ///< population standard deviation of the row lengths
+  double avg_row = 0.0;   ///< nnz / rows (0 for 0 rows)
+  double stdv_row = 0.0;  ///< population standard deviation of the row lengths
   std::int64_t max_row = 0;
   std::int64_t min_row = 0;
   std::int64_t empty_rows = 0;
@@ -96,7 +96,7 @@ class Graph {
   const GraphStats& stats() const;
   /// The transpose A^T, as a graph of the same types (cached).
   const Graph& transpose() const;
-  /// Stored entries per row (cached); as double so it feeds vector ops directly.
+  /// Stored entries per row (cached).
   const std::vector<I>& out_degrees() const;
   /// Stored entries per column (cached).
   const std::vector<I>& in_degrees() const;

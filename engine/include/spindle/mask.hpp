@@ -78,7 +78,9 @@ class Mask {
     };
     mirror_ = &detail::ResidencyAccess::mirror(m);
     pending_ = *mirror_ && detail::mirror_device_newer(**mirror_);
-    if (m.size() > 0 && data_ == nullptr) data_ = &kNonNull;
+    // Non-null even for a vector of size 0: a mask was given, so its size is checked against the
+    // output like any other (an empty std::vector's data() may be null, which read as "no mask").
+    if (data_ == nullptr) data_ = &kNonNull;
   }
   static const std::uint8_t* bitmap_of_(const detail::HostArrays& h) {
     return h.presence->empty() ? nullptr : h.presence->data();
@@ -98,8 +100,8 @@ class Mask {
   }
   template <class M>
   static constexpr Elem elem_of() {
-    if constexpr (std::is_same_v<M, std::uint8_t> || std::is_same_v<M, bool> ||
-                  std::is_same_v<M, std::int8_t>) {
+    // (No Vector<bool>: std::vector<bool> has no data(); use std::uint8_t.)
+    if constexpr (std::is_same_v<M, std::uint8_t> || std::is_same_v<M, std::int8_t>) {
       return Elem::U8;
     } else if constexpr (std::is_same_v<M, std::int32_t>) {
       return Elem::I32;

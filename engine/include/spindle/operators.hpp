@@ -77,25 +77,25 @@ struct Accum {
 /// Unary operators z = op(x) with an optional bound scalar s.
 enum class UnaryOp : std::uint8_t {
   Identity,
-  AInv,        ///< -x
-  MInv,        ///< 1 / x
+  AInv,  ///< -x
+  MInv,  ///< 1 / x
   Abs,
-  One,         ///< 1
-  Relu,        ///< max(x, 0)
+  One,   ///< 1
+  Relu,  ///< max(x, 0)
   Sqrt,
-  RSqrt,       ///< 1 / sqrt(x), 0 where x == 0 (degree normalization)
-  PlusScalar,  ///< x + s
-  TimesScalar, ///< x * s
-  MinScalar,   ///< min(x, s)
-  MaxScalar,   ///< max(x, s)
-  DivByScalar, ///< x / s
-  ScalarDiv,   ///< s / x, 0 where x == 0 (inverse degrees)
-  IsNonzero,   ///< x != 0 ? 1 : 0
+  RSqrt,        ///< 1 / sqrt(x), 0 where x == 0 (degree normalization)
+  PlusScalar,   ///< x + s
+  TimesScalar,  ///< x * s
+  MinScalar,    ///< min(x, s)
+  MaxScalar,    ///< max(x, s)
+  DivByScalar,  ///< x / s
+  ScalarDiv,    ///< s / x, 0 where x == 0 (inverse degrees)
+  IsNonzero,    ///< x != 0 ? 1 : 0
 };
 
 const char* to_string(UnaryOp op);
 
-/// A unary operator with its scalar, e.g. `Unary::times(0.85)`.
+/// A unary operator with its scalar, e.g. `Unary<double>::times(0.85)`.
 template <class T>
 struct Unary {
   UnaryOp op = UnaryOp::Identity;

@@ -24,7 +24,7 @@ enum class Device : std::uint8_t {
 /// Operations the planner knows.
 enum class OpKind : std::uint8_t { Mxv, Vxm, Mxm, Sddmm };
 
-/// SpMV kernels (mxv; vxm runs as mxv over the cached transpose or as a push kernel).
+/// SpMV kernels (mxv; vxm runs as mxv over the cached transpose).
 enum class MxvKernel : std::uint8_t {
   Auto,               ///< let the planner decide
   CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks (merge-path split of rows)
@@ -32,8 +32,8 @@ enum class MxvKernel : std::uint8_t {
   SubwarpPerRow,      ///< 2..32 lanes per row, shuffle reduction (001 "gbmv_w"; 002 Alg. 3/4)
   NnzSplitSegmented,  ///< fixed nnz chunks per warp, segmented reduction (000 §2.1.1; 002 Alg. 1)
   MergePath,          ///< 2-D merge of row offsets and nnz (000 ref [10]; 002 §3.3)
-  SellP,              ///< sliced ELL with per-slice padding (002 §3.5)
-  PushScatter,        ///< vxm as a push over A's rows into the output (frontier-style)
+  SellP,              ///< sliced ELL (002 §3.5): not implemented; forcing it falls back, logged
+  PushScatter,        ///< vxm as a push: not implemented; forcing it falls back, logged
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
 };
 
@@ -72,10 +72,11 @@ std::optional<Device> parse_device(const std::string& name);
 
 /// Launch parameters a kernel may use (meaning depends on the kernel; 0 = kernel default).
 struct LaunchParams {
-  int block_threads = 0;   ///< threads per block
-  int lanes_per_row = 0;   ///< SubwarpPerRow: 2..32
-  std::int64_t items_per_worker = 0;  ///< NnzSplit / MergePath: nnz (or merge items) per warp/thread
-  int tile = 0;            ///< tiling width (SpMM column tile, SDDMM K chunk)
+  int block_threads = 0;  ///< threads per block
+  int lanes_per_row = 0;  ///< SubwarpPerRow: 2..32
+  std::int64_t items_per_worker =
+      0;                     ///< NnzSplit / MergePath: nnz (or merge items) per warp/thread
+  int tile = 0;              ///< tiling width (SpMM column tile, SDDMM K chunk)
   int oversubscription = 0;  ///< warps per SM multiple (002 §3.2's ω)
 };
 

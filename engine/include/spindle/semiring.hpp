@@ -6,14 +6,19 @@
 ///   - `static constexpr SemiringKind kind` (read by the planner; `Custom` for user semirings),
 ///   - `static T identity()`: the identity of `add` (the value of an empty reduction),
 ///   - `static T add(T, T)`: associative, commutative,
-///   - `static T mul(T, T)`: applied as mul(A(i,j), u(j)) (mxv) or mul(u(i), A(i,j)) (vxm),
+///   - `static T mul(T, T)`: applied as mul(A(i,j), u(j)) (mxv) or mul(u(i), A(i,j)) (vxm; the
+///     built-in semirings run vxm through the mxv kernels as mul(A(i,j), u(i)), which is the same
+///     value except for which NaN propagates, see docs/numerics.md),
 ///   - `static constexpr bool has_terminal` and `static T terminal()`: a value that absorbs
 ///     `add` (once reached, a reduction may stop early), where one exists.
 /// All members are `SPINDLE_HD` so the same traits run in CUDA kernels.
 ///
 /// User-defined semirings follow the same shape; set `kind = SemiringKind::Custom`. They run on
-/// the CPU backend through the templates in `spindle/ops/cpu/*_impl.hpp` and on CUDA by
-/// including the kernel templates in the user's own .cu file.
+/// the CPU backend through the templates of `spindle/ops/cpu/*_impl.hpp` (spindle::cpu::mxv,
+/// spindle::cpu::mxm, ...). The dispatching entry points (spindle::mxv, mxm, sddmm, ...) are
+/// compiled into the library for the built-in semirings only (a Custom one fails to link), and
+/// the CUDA kernel templates are not part of the installed headers: user-defined semirings do
+/// not run on CUDA from an installed package.
 
 #include <cstdint>
 #include <limits>
@@ -224,9 +229,8 @@ decltype(auto) visit_semiring(SemiringKind kind, F&& f) {
 
 /// Every built-in semiring kind, in declaration order.
 inline constexpr SemiringKind kBuiltinSemirings[] = {
-    SemiringKind::PlusTimes, SemiringKind::MinPlus,  SemiringKind::MaxPlus,
-    SemiringKind::MaxTimes,  SemiringKind::MinTimes, SemiringKind::PlusMin,
-    SemiringKind::LorLand,   SemiringKind::AnyPair,  SemiringKind::PlusPair,
-    SemiringKind::MaxMin};
+    SemiringKind::PlusTimes, SemiringKind::MinPlus, SemiringKind::MaxPlus, SemiringKind::MaxTimes,
+    SemiringKind::MinTimes,  SemiringKind::PlusMin, SemiringKind::LorLand, SemiringKind::AnyPair,
+    SemiringKind::PlusPair,  SemiringKind::MaxMin};
 
 }  // namespace spindle

@@ -110,4 +110,15 @@ inline std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b, const char* w
   return a * b;
 }
 
+namespace detail {
+/// std::type_identity (C++20): a parameter of this type takes no part in template deduction, so
+/// `assign(w_double, mask, accum, 0)` converts 0 instead of failing to deduce T.
+template <class T>
+struct type_identity {
+  using type = T;
+};
+template <class T>
+using type_identity_t = typename type_identity<T>::type;
+}  // namespace detail
+
 }  // namespace spindle

@@ -7,5 +7,6 @@
 #include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxm.hpp"
 #include "spindle/ops/mxv.hpp"
+#include "spindle/ops/rank.hpp"
 #include "spindle/ops/reduce.hpp"
 #include "spindle/ops/sddmm.hpp"

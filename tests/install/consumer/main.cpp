@@ -4,9 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "spindle/algorithms/pagerank.hpp"
-#include "spindle/loaders/generate.hpp"
-#include "spindle/spindle.hpp"
+#include "spindle/spindle.hpp"  // alone: the umbrella must bring the algorithms and loaders too
 
 int main() {
   // 0 -> 1, 0 -> 2, 1 -> 2, 2 -> 0, 2 -> 0 (duplicate), 3 isolated.

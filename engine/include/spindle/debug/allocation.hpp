@@ -20,6 +20,12 @@
 
 #include "spindle/error.hpp"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define SPINDLE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SPINDLE_UNLIKELY(x) (x)
+#endif
+
 namespace spindle {
 
 namespace detail {
@@ -38,7 +44,7 @@ void allocation_hook_slow_path(std::size_t bytes, const char* where, MemorySpace
 /// otherwise does nothing. Thread-safe.
 inline void check_allocation(std::size_t bytes, const char* where,
                              MemorySpace space = MemorySpace::Host) {
-  if (__builtin_expect(g_allocation_hook_armed.load(std::memory_order_relaxed), 0)) {
+  if (SPINDLE_UNLIKELY(g_allocation_hook_armed.load(std::memory_order_relaxed))) {
     allocation_hook_slow_path(bytes, where, space);
   }
 }

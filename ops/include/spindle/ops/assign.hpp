@@ -15,14 +15,15 @@ namespace spindle {
 
 /// w<mask>(i) = accum(w(i), s) for every i (GrB_assign with GrB_ALL).
 template <class T>
-void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const Descriptor& desc = {});
+void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
+            const Descriptor& desc = {});
 
 /// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k (a repeated index is assigned once).
 /// Entries not in idx are kept, except that with replace every entry the mask does not select
 /// is removed. Indices must be in range (IndexOutOfBounds). T: float, double, int32, int64.
 template <class T>
-void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<std::int64_t>& idx,
-            const Descriptor& desc = {});
+void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
+            const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
 
 /// w<mask>(idx[k]) = accum(w(idx[k]), u(k)) for each present u(k); u.size() == idx.size().
 /// Duplicate indices: the last one wins (deterministically). With replace, entries the mask

@@ -37,8 +37,9 @@ void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u,
          const Descriptor& desc = {});
 
-/// w<mask> = accum(w, u ⊕.⊗ A): t(j) = ⊕_i mul(u(i), A(i,j)). Runs as mxv over the cached
-/// transpose or as a push kernel (the planner decides). Same parameters and throws as mxv.
+/// w<mask> = accum(w, u ⊕.⊗ A): t(j) = ⊕_i mul(u(i), A(i,j)) (built-in semirings evaluate it as
+/// mul(A(i,j), u(i)): see semiring.hpp). Runs as mxv over the cached transpose. Same parameters
+/// and throws as mxv.
 template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A,

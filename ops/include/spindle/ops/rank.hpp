@@ -25,8 +25,9 @@ namespace spindle {
 
 /// w = x .* scale (element-wise), and leak becomes a full 1-element vector holding the sum of
 /// x(i) over the i with scale(i) == 0 (the mass a step would lose: dangling vertices when scale
-/// is alpha / outdegree). x and scale must be full vectors of the same size (InvalidArgument
-/// otherwise); w is resized to that size and becomes full. T: float or double.
+/// is alpha / outdegree). x and scale must be full (InvalidArgument otherwise) and of the same
+/// size (DimensionMismatch otherwise); w is resized to that size and becomes full. T: float or
+/// double.
 template <class T>
 void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vector<T>& scale,
                     const Descriptor& desc = {});
@@ -34,7 +35,7 @@ void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vec
 /// x_new(i) = (x_new(i) if present, else 0) + c * (teleport ? teleport(i) : 1) with
 /// c = t0 + t1 * leak(0) (computed in double, then rounded to T); x_new becomes full. Returns
 /// sum_i |x_new(i) - x(i)| (deterministic, as l1_distance). x, leak and teleport (when given)
-/// must be full; sizes must match (InvalidArgument otherwise).
+/// must be full (InvalidArgument otherwise); sizes must match (DimensionMismatch otherwise).
 template <class T>
 T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& leak, double t0,
                         double t1, const Vector<T>* teleport = nullptr,

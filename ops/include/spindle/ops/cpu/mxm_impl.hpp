@@ -8,6 +8,8 @@
 /// loop over the N contiguous columns innermost (it vectorizes for the arithmetic semirings).
 /// Every C(i,n) is reduced by one thread in a fixed order: bit-identical for any thread count.
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/ops/cpu/parallel.hpp"
+#include "spindle/ops/detail/checks.hpp"
 #include "spindle/ops/detail/prologue.hpp"
 #include "spindle/semiring.hpp"
 
@@ -25,7 +28,8 @@ namespace spindle::detail::cpu_kernels {
 /// B^T as a new row-major matrix (for transpose_b).
 template <class T>
 DenseMatrix<T> transposed(const DenseMatrix<T>& B) {
-  DenseMatrix<T> t(B.cols(), B.rows());
+  DenseMatrix<T> t = host_allocation(dense_bytes<T>(B.cols(), B.rows()), "mxm transposed B",
+                                     [&] { return DenseMatrix<T>(B.cols(), B.rows()); });
   const std::int64_t r = B.rows();
   const std::int64_t c = B.cols();
   for_each_index_block(c, [&](std::int64_t j0, std::int64_t j1) {
@@ -47,12 +51,20 @@ void mxm_rows(DenseMatrix<typename S::value_type>& C, Accum accum, const Graph<I
   const V* av = G.value_ptr();
   const T* b = B.data();
   T* c = C.data();
+  // One accumulator row per thread, allocated before the parallel region (a std::bad_alloc
+  // thrown inside one would end the process) and through the allocation hook.
+  const int slots = worker_threads();
+  std::vector<T> scratch =
+      accum.enabled ? workspace<T>(static_cast<std::size_t>(n) * static_cast<std::size_t>(slots),
+                                   "mxm accumulator rows")
+                    : std::vector<T>{};
   for_each_row_block(
       rp, G.rows(),
       [&](std::int64_t r0, std::int64_t r1) {
-        std::vector<T> scratch(accum.enabled ? static_cast<std::size_t>(n) : 0);
+        T* row_scratch =
+            accum.enabled ? scratch.data() + (slots > 1 ? omp_get_thread_num() : 0) * n : nullptr;
         for (std::int64_t i = r0; i < r1; ++i) {
-          T* __restrict out = accum.enabled ? scratch.data() : c + i * n;
+          T* __restrict out = accum.enabled ? row_scratch : c + i * n;
           std::fill(out, out + n, S::identity());
           for (I k = rp[i]; k < rp[i + 1]; ++k) {
             const T a = entry_value<T, V>(av, k);

@@ -127,8 +127,9 @@ void mxv_rows(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, 
   out.finish();
 }
 
-/// Built-in semirings multiply commutatively (IEEE + and * commute exactly; min, max, and, or,
-/// pair do too), so vxm needs the swapped operand order only for user-defined semirings.
+/// Built-in semirings multiply commutatively (IEEE + and * commute exactly; and, or, pair do
+/// too; min and max do except for which NaN they return, see docs/numerics.md), so vxm swaps
+/// the operand order only for user-defined semirings.
 template <class S>
 inline constexpr bool kMulNeedsSwap = S::kind == SemiringKind::Custom;
 

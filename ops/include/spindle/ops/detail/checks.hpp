@@ -41,7 +41,20 @@ void check_vector_output(const char* op, const Vector<T>& w, std::int64_t n, con
 /// and after everything that may still throw, so a failed call leaves w untouched.
 template <class T>
 void size_vector_output(Vector<T>& w, std::int64_t n) {
-  if (w.size() != n) w.resize_empty(n);
+  if (w.size() == n) return;
+  // Through the allocation hook like every engine allocation: OutOfMemory with the numbers.
+  const std::uint64_t bytes =
+      bytes_of<T>(static_cast<std::size_t>(n)) + static_cast<std::uint64_t>(n);
+  host_allocation(bytes, "output vector", [&] { w.resize_empty(n); });
+}
+
+/// Bytes of a rows x cols dense matrix of T, saturating instead of overflowing.
+template <class T>
+std::uint64_t dense_bytes(std::int64_t rows, std::int64_t cols) {
+  if (rows <= 0 || cols <= 0) return 0;
+  const std::uint64_t r = static_cast<std::uint64_t>(rows), c = static_cast<std::uint64_t>(cols);
+  if (c > static_cast<std::uint64_t>(-1) / sizeof(T) / r) return static_cast<std::uint64_t>(-1);
+  return r * c * sizeof(T);
 }
 
 /// check_vector_output, then size_vector_output.
@@ -70,7 +83,10 @@ template <class T>
 void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
                           Accum accum) {
   check_dense_output(op, C, rows, cols, accum);
-  if (C.rows() != rows || C.cols() != cols) C = DenseMatrix<T>(rows, cols);
+  if (C.rows() != rows || C.cols() != cols) {
+    C = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
+                        [&] { return DenseMatrix<T>(rows, cols); });
+  }
 }
 
 /// Throws InvalidArgument when an input aliases the output that is written while it is read.
