@@ -172,10 +172,11 @@ I next_id(std::size_t count, const std::string& path) {
 }  // namespace
 }  // namespace detail
 
+namespace detail {
+namespace {
 template <class I>
-EdgeListCoo<I> read_edge_list_coo(const std::string& path, const EdgeListOptions& options) {
-  using namespace detail;
-  MappedFile f(path);
+EdgeListCoo<I> read_edge_list_coo_from(const MappedFile& f, const std::string& path,
+                                       const EdgeListOptions& options) {
   const char* begin = f.data();
   const char* end = f.end();
   if (end - begin >= 3 && std::string_view(begin, 3) == "\xEF\xBB\xBF") begin += 3;  // BOM
@@ -287,6 +288,15 @@ EdgeListCoo<I> read_edge_list_coo(const std::string& path, const EdgeListOptions
   out.coo.cols = n;
   if (s.weighted) out.coo.val = concat_chunks(chunks, &EdgeChunk::w, threads);
   return out;
+}
+}  // namespace
+}  // namespace detail
+
+template <class I>
+EdgeListCoo<I> read_edge_list_coo(const std::string& path, const EdgeListOptions& options) {
+  detail::MappedFile f(path);
+  return detail::with_compression_hint(
+      f, path, [&] { return detail::read_edge_list_coo_from<I>(f, path, options); });
 }
 
 template <class I, class V>

@@ -68,47 +68,40 @@ std::vector<char> read_all(int fd, const std::string& path) {
   return out;
 }
 
-namespace {
-/// Compressed data is refused up front with what to do, instead of a parse error about the
-/// compressor's header bytes.
-void refuse_compressed(const char* data, std::size_t size, const std::string& path) {
+const char* compression_of(const char* data, std::size_t size) noexcept {
   const auto starts = [&](const char* magic, std::size_t n) {
     return size >= n && std::memcmp(data, magic, n) == 0;
   };
-  const char* what = nullptr;
-  const char* tool = nullptr;
-  if (starts("\x1f\x8b", 2)) {
-    what = "gzip";
-    tool = "zcat";
-  } else if (starts("BZh", 3) && size >= 10 && data[3] >= '1' && data[3] <= '9' &&
-             std::memcmp(data + 4, "1AY&SY", 6) == 0) {  // + the first block's magic
-    what = "bzip2";
-    tool = "bzcat";
-  } else if (starts("\xfd"
-                    "7zXZ",
-                    5)) {
-    what = "xz";
-    tool = "xzcat";
-  } else if (starts("\x28\xb5\x2f\xfd", 4)) {
-    what = "zstd";
-    tool = "zstdcat";
+  if (starts("\x1f\x8b", 2)) return "gzip";
+  if (starts("BZh", 3) && size >= 10 && data[3] >= '1' && data[3] <= '9' &&
+      std::memcmp(data + 4, "1AY&SY", 6) == 0) {  // + the first block's magic
+    return "bzip2";
   }
-  if (what) {
-    throw ParseError(path, 0,
-                     std::string(what) +
-                         "-compressed data; Spindle reads uncompressed files: "
-                         "decompress it first, or pass it through a pipe: <(" +
-                         tool + " " + path + ")");
-  }
+  if (starts("\xfd"
+             "7zXZ",
+             5))
+    return "xz";
+  if (starts("\x28\xb5\x2f\xfd", 4)) return "zstd";
+  return nullptr;
 }
-}  // namespace
+
+void throw_compressed(const char* format, const std::string& path) {
+  const std::string tool = std::string(format) == "gzip"    ? "zcat"
+                           : std::string(format) == "bzip2" ? "bzcat"
+                           : std::string(format) == "xz"    ? "xzcat"
+                                                            : "zstdcat";
+  throw ParseError(path, 0,
+                   std::string(format) +
+                       "-compressed data; Spindle reads uncompressed files: decompress it "
+                       "first, or pass it through a pipe: <(" +
+                       tool + " " + path + ")");
+}
 
 MappedFile::MappedFile(const std::string& path) {
   if (auto held = captured_stream(path)) {
     captured_ = std::move(held);
     data_ = captured_->data();
     size_ = captured_->size();
-    refuse_compressed(data_, size_, path);
     return;
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -131,12 +124,6 @@ MappedFile::MappedFile(const std::string& path) {
       data_ = static_cast<const char*>(m);
       size_ = static_cast<std::size_t>(st.st_size);
       ::close(fd);
-      try {
-        refuse_compressed(data_, size_, path);
-      } catch (...) {
-        ::munmap(m, size_);  // a constructor that throws gets no destructor call
-        throw;
-      }
       return;
     }
   }
@@ -150,7 +137,6 @@ MappedFile::MappedFile(const std::string& path) {
   ::close(fd);
   data_ = buffer_.data();
   size_ = buffer_.size();
-  refuse_compressed(data_, size_, path);
 }
 
 MappedFile::~MappedFile() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "spindle/error.hpp"
+
 namespace spindle {
 namespace detail {
 
@@ -41,6 +43,25 @@ void register_captured_stream(const std::string& path,
 void drop_captured_stream(const std::string& path);
 /// Reads what is left of an open descriptor into memory. @throws Error naming path.
 std::vector<char> read_all(int fd, const std::string& path);
+
+/// The compressor whose magic bytes `data` starts with ("gzip", "bzip2", "xz", "zstd"), or
+/// nullptr.
+const char* compression_of(const char* data, std::size_t size) noexcept;
+/// Throws the ParseError that says `path` holds `format`-compressed data and how to read it.
+[[noreturn]] void throw_compressed(const char* format, const std::string& path);
+
+/// Runs parse(); when it throws a ParseError and the file starts like compressed data, throws
+/// instead a ParseError saying so and what to do. Only on failure: an edge list whose first
+/// label happens to be such bytes (a file Spindle itself may have written) still reads.
+template <class F>
+decltype(auto) with_compression_hint(const MappedFile& f, const std::string& path, F&& parse) {
+  try {
+    return parse();
+  } catch (const ParseError&) {
+    if (const char* format = compression_of(f.data(), f.size())) throw_compressed(format, path);
+    throw;
+  }
+}
 
 /// Splits [begin, end) into pieces that start at line beginnings: returns k+1 offsets
 /// (relative to begin) with offsets[0] = 0 and offsets[k] = end - begin. Aims for `pieces`

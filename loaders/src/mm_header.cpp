@@ -281,7 +281,9 @@ MatrixMarketHeader parse_mm_header(const char* data, std::size_t size, const std
 
 MatrixMarketHeader read_matrix_market_header(const std::string& path, bool headerless) {
   detail::MappedFile file(path);
-  return detail::parse_mm_header(file.data(), file.size(), path, headerless);
+  return detail::with_compression_hint(file, path, [&] {
+    return detail::parse_mm_header(file.data(), file.size(), path, headerless);
+  });
 }
 
 }  // namespace spindle

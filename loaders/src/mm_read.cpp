@@ -409,7 +409,8 @@ template <class I>
 MatrixMarketCoo<I> read_matrix_market_coo(const std::string& path,
                                           const MatrixMarketOptions& options) {
   detail::MappedFile f(path);
-  return detail::read_coo<I>(f, path, options, true);
+  return detail::with_compression_hint(f, path,
+                                       [&] { return detail::read_coo<I>(f, path, options, true); });
 }
 
 template <class I, class V>
@@ -417,7 +418,9 @@ Graph<I, V> read_matrix_market(const std::string& path, const MatrixMarketOption
   Coo<I> coo;
   {
     detail::MappedFile f(path);
-    coo = std::move(detail::read_coo<I>(f, path, options, !is_pattern_v<V>).coo);
+    coo = detail::with_compression_hint(f, path, [&] {
+      return std::move(detail::read_coo<I>(f, path, options, !is_pattern_v<V>).coo);
+    });
   }
   BuildOptions build = options.build;
   build.allow_nonfinite = true;  // already checked per line while parsing
@@ -448,7 +451,8 @@ DenseMatrix<T> read_matrix_market_dense(const std::string& path,
                                         const MatrixMarketOptions& options) {
   using namespace detail;
   MappedFile f(path);
-  const MatrixMarketHeader h = parse_mm_header(f.data(), f.size(), path, options.headerless);
+  const MatrixMarketHeader h = with_compression_hint(
+      f, path, [&] { return parse_mm_header(f.data(), f.size(), path, options.headerless); });
   refuse_unsupported(h, path);
   if (h.format != MmFormat::Array) {
     throw InvalidArgument(path +

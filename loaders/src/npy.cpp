@@ -275,13 +275,15 @@ void write_array(const std::string& path, const std::vector<std::int64_t>& shape
 
 NpyHeader read_npy_header(const std::string& path) {
   detail::MappedFile f(path);
-  return parse_header_checked(f.data(), f.size(), path);
+  return detail::with_compression_hint(
+      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
 }
 
 template <class T>
 DenseMatrix<T> read_npy(const std::string& path) {
   detail::MappedFile f(path);
-  const NpyHeader h = parse_header_checked(f.data(), f.size(), path);
+  const NpyHeader h = detail::with_compression_hint(
+      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
   const std::int64_t rows = h.shape[0];
   const std::int64_t cols = h.shape.size() == 2 ? h.shape[1] : 1;
   return DenseMatrix<T>(rows, cols, read_values<T>(f, h));
@@ -290,7 +292,8 @@ DenseMatrix<T> read_npy(const std::string& path) {
 template <class T>
 Vector<T> read_npy_vector(const std::string& path) {
   detail::MappedFile f(path);
-  const NpyHeader h = parse_header_checked(f.data(), f.size(), path);
+  const NpyHeader h = detail::with_compression_hint(
+      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
   if (h.shape.size() == 2 && h.shape[0] != 1 && h.shape[1] != 1) {
     throw DimensionMismatch(path + ": a " + std::to_string(h.shape[0]) + " x " +
                             std::to_string(h.shape[1]) +
