@@ -63,12 +63,10 @@ GraphFileFormat guess_graph_format(const std::string& path) {
     got = std::fread(buf, 1, 17, f);
     std::fclose(f);
   }
-  {
-    std::string_view head(buf, got);
-    if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
-    if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
-      return GraphFileFormat::MatrixMarket;
-    }
+  std::string_view head(buf, got);
+  if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
+    return GraphFileFormat::MatrixMarket;
   }
   return GraphFileFormat::EdgeList;
 }

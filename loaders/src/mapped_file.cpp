@@ -77,10 +77,7 @@ const char* compression_of(const char* data, std::size_t size) noexcept {
       std::memcmp(data + 4, "1AY&SY", 6) == 0) {  // + the first block's magic
     return "bzip2";
   }
-  if (starts("\xfd"
-             "7zXZ",
-             5))
-    return "xz";
+  if (starts("\xfd\x37zXZ", 5)) return "xz";  // FD, then "7zXZ"
   if (starts("\x28\xb5\x2f\xfd", 4)) return "zstd";
   return nullptr;
 }

@@ -106,7 +106,12 @@ TEST(StreamInput, CompressedFilesAreRefusedSayingWhatToDo) {
   write_text(xz, std::string("\xfd"
                              "7zXZ\x00\x00garbage",
                              13));
-  EXPECT_THROW((spindle::load_graph<std::int32_t, spindle::Pattern>(xz)), spindle::ParseError);
+  try {
+    spindle::load_graph<std::int32_t, spindle::Pattern>(xz);
+    FAIL() << "xz data was parsed";
+  } catch (const spindle::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("xz-compressed"), std::string::npos) << e.what();
+  }
   // Text that merely starts like a bzip2 header is still an edge list, and so is one whose
   // first label is zstd's magic (labels are any bytes; Spindle may have written the file
   // itself): the hint is given only when the bytes do not parse (found by the edge-list fuzzer).
