@@ -85,12 +85,9 @@ int run(const Input& in, Settings& s) {
                     r.iterations, r.residual, s.opt.tol,
                     s.opt.preset == PageRankPreset::NetworkX ? " x n" : "");
     }
-    if (s.fail_on_nonconvergence) {
-      throw Error(std::string(what) + "; no output written (--fail-on-nonconvergence)");
-    }
-    warn("%s; %s", what,
-         r.iterations == 0 ? "the ranks are the start vector"
-                           : "ranks are approximate: raise --max-iter or --tol");
+    report_nonconvergence(what, s.fail_on_nonconvergence,
+                          r.iterations == 0 ? "the ranks are the start vector"
+                                            : "ranks are approximate: raise --max-iter or --tol");
   }
   if (s.output) {
     std::vector<std::pair<std::string, std::string>> meta = {

@@ -37,6 +37,11 @@ struct Settings {
   bool fail_on_nonconvergence = false;
 };
 
+/// The shift the iteration uses: the given one, else 1 in centrality mode (networkx) and 0.
+double effective_shift(const PowerIterationOptions& o) {
+  return o.shift.value_or(o.centrality ? 1.0 : 0.0);
+}
+
 template <class T>
 int run(const Input& in, Settings& s) {
   Stopwatch clock;
@@ -44,7 +49,7 @@ int run(const Input& in, Settings& s) {
       visit_graph(in.graph, [&](const auto& g) { return power_iteration<T>(g, s.opt); });
   const double seconds = clock.seconds();
   const std::int64_t n = in.rows();
-  const double shift = s.opt.shift.value_or(s.opt.centrality ? 1.0 : 0.0);
+  const double shift = effective_shift(s.opt);
   if (r.vanished) {
     // All zeros is no eigenvector: refuse rather than print or write it as one.
     throw Error("power iteration: the iterate became zero (M = " +
@@ -72,12 +77,10 @@ int run(const Input& in, Settings& s) {
     std::snprintf(what, sizeof what,
                   "power iteration did not converge in %d iterations (last change %.3g, tol %g%s)",
                   r.iterations, r.last_change, s.opt.tol, s.opt.centrality ? " x n" : "");
-    if (s.fail_on_nonconvergence) {
-      throw Error(std::string(what) + "; no output written (--fail-on-nonconvergence)");
-    }
-    warn("%s; %s", what,
-         shift == 0.0 ? "try --shift 1 (in case of oscillation) or a larger --max-iter"
-                      : "try a larger --max-iter");
+    report_nonconvergence(what, s.fail_on_nonconvergence,
+                          shift == 0.0
+                              ? "try --shift 1 (in case of oscillation) or a larger --max-iter"
+                              : "try a larger --max-iter");
   }
   if (s.output) {
     std::vector<std::pair<std::string, std::string>> meta = {
@@ -147,7 +150,7 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
     throw InvalidArgument("power-iteration needs a square matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));
   }
-  const double shift = s.opt.shift.value_or(s.opt.centrality ? 1.0 : 0.0);
+  const double shift = effective_shift(s.opt);
   print_graph_header(s.opt.centrality ? "Eigenvector centrality of" : "Power iteration on", in.name,
                      in.rows(), in.nnz());
   std::printf("%s: shift %g, tol %g, max-iter %d%s; %s\n",

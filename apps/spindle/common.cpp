@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle::cli {
@@ -34,6 +35,11 @@ void warn(const char* fmt, ...) {
   std::vfprintf(stderr, fmt, ap);
   std::fputc('\n', stderr);
   va_end(ap);
+}
+
+void report_nonconvergence(const std::string& what, bool fail, const char* hint) {
+  if (fail) throw Error(what + "; no output written (--fail-on-nonconvergence)");
+  warn("%s; %s", what.c_str(), hint);
 }
 
 std::string format_seconds(double s) {

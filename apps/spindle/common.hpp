@@ -24,6 +24,10 @@ void progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints a warning line on stderr (always; warnings matter in logs too).
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// An iteration that stopped at its limit: with --fail-on-nonconvergence (`fail`) throws Error
+/// ("<what>; no output written (--fail-on-nonconvergence)"), else warns "<what>; <hint>".
+void report_nonconvergence(const std::string& what, bool fail, const char* hint);
+
 /// Wall-clock stopwatch.
 class Stopwatch {
  public:
