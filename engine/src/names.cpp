@@ -93,6 +93,7 @@ const char* to_string(MxvKernel k) {
     case MxvKernel::SubwarpPerRow: return "subwarp_per_row";
     case MxvKernel::NnzSplitSegmented: return "nnz_split_segmented";
     case MxvKernel::MergePath: return "merge_path";
+    case MxvKernel::RowBlock: return "row_block";
     case MxvKernel::SellP: return "sell_p";
     case MxvKernel::PushScatter: return "push_scatter";
     case MxvKernel::Cusparse: return "cusparse";

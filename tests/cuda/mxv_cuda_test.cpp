@@ -50,16 +50,21 @@ std::vector<KernelCase> all_kernels() {
           kc(MxvKernel::MergePath, 1),
           kc(MxvKernel::MergePath, 7),
           kc(MxvKernel::MergePath, 16),
+          kc(MxvKernel::RowBlock, 512),
+          kc(MxvKernel::RowBlock, 1024),
           kc(MxvKernel::SubwarpPerRow, 0, 8, 1),
           kc(MxvKernel::NnzSplitSegmented, 256, 0, 1),
           kc(MxvKernel::MergePath, 5, 0, 1),
-          kc(MxvKernel::NnzSplitSegmented, 64, 0, 1)};
+          kc(MxvKernel::NnzSplitSegmented, 64, 0, 1),
+          kc(MxvKernel::RowBlock, 512, 0, 1),
+          kc(MxvKernel::RowBlock, 1024, 0, 1)};
 }
 
 // One representative per kernel (for the wide semiring x type sweep).
 std::vector<KernelCase> one_per_kernel() {
   return {kc(MxvKernel::RowPerThread), kc(MxvKernel::SubwarpPerRow, 0, 4),
-          kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 5)};
+          kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 5),
+          kc(MxvKernel::RowBlock, 512)};
 }
 
 Plan plan_of(const KernelCase& k, OpKind op) {
@@ -161,6 +166,26 @@ TEST(MxvCuda, EveryKernelMatchesCpuWithSeventyThousandColumns) {
   for (const KernelCase& k : all_kernels()) {
     EXPECT_TRUE(
         (cuda_matches_cpu<semiring::plus_times<double>>(A, k, u, Vector<double>(3001, 0.0))));
+  }
+}
+
+// More used columns than row_block's hot set (32768 float / 16384 double entries of u):
+// relabelled row_block reads the hot ids through L1 and the rest with the cold loads.
+TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, float>(Family::Uniform, 60013, 90001, 23);
+  const auto u = random_vector<float>(90001, 0.0, 24);
+  const auto Ad = make_graph<std::int64_t, double>(Family::LongRows, 40009, 50021, 25);
+  const auto ud = random_vector<double>(50021, 0.0, 26);
+  for (const KernelCase& k : {kc(MxvKernel::RowBlock, 512, 0, 1),
+                              kc(MxvKernel::RowBlock, 1024, 0, 1), kc(MxvKernel::RowBlock, 1024)}) {
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(60013, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<float>>(A, k, u, Vector<float>(60013, 0.f))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_pair<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
   }
 }
 
@@ -281,7 +306,8 @@ TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
   SPINDLE_REQUIRE_CUDA();
   const auto A = make_graph<std::int32_t, float>(Family::HugeRow, 20011, 19997, 71);
   const auto u = random_vector<float>(19997, 0.0, 72);
-  for (const KernelCase& k : {kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 3)}) {
+  for (const KernelCase& k : {kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 3),
+                              kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024, 0, 1)}) {
     Vector<float> first;
     for (int run = 0; run < 5; ++run) {
       Vector<float> w(20011, 0.0f);
@@ -305,7 +331,8 @@ TEST(MxvCuda, PublicEntryWithForcedKernelsAndDegenerateShapesMatchesCpu) {
       make_graph<std::int32_t, float>(Family::PowerLaw, 999, 311, 82)};
   for (const auto& A : graphs) {
     for (MxvKernel k : {MxvKernel::Auto, MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow,
-                        MxvKernel::NnzSplitSegmented, MxvKernel::MergePath, MxvKernel::Cusparse}) {
+                        MxvKernel::NnzSplitSegmented, MxvKernel::MergePath, MxvKernel::RowBlock,
+                        MxvKernel::Cusparse}) {
       const auto u = random_vector<float>(A.cols(), 0.0, 83);
       Vector<float> want, got(A.rows(), -7.0f);
       mxv(want, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,

@@ -32,6 +32,8 @@ enum class MxvKernel : std::uint8_t {
   SubwarpPerRow,      ///< 2..32 lanes per row, shuffle reduction (001 "gbmv_w"; 002 Alg. 3/4)
   NnzSplitSegmented,  ///< fixed nnz chunks per warp, segmented reduction (000 §2.1.1; 002 Alg. 1)
   MergePath,          ///< 2-D merge of row offsets and nnz (000 ref [10]; 002 §3.3)
+  RowBlock,           ///< blocks of whole rows <= 4 x threads entries, staged in shared memory
+                      ///< (CSR-Stream of CSR-Adaptive; long rows split, fixed-order fix-up)
   SellP,              ///< sliced ELL (002 §3.5): not implemented; forcing it falls back, logged
   PushScatter,        ///< vxm as a push: not implemented; forcing it falls back, logged
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
@@ -74,9 +76,12 @@ std::optional<Device> parse_device(const std::string& name);
 struct LaunchParams {
   int block_threads = 0;  ///< threads per block
   int lanes_per_row = 0;  ///< SubwarpPerRow: 2..32
-  std::int64_t items_per_worker =
-      0;                     ///< NnzSplit / MergePath: nnz (or merge items) per warp/thread
-  int tile = 0;              ///< tiling width (SpMM column tile, SDDMM K chunk)
+  /// NnzSplit / MergePath: nnz (or merge items) per warp/thread; RowBlock: entries per block
+  /// (512 or 1024).
+  std::int64_t items_per_worker = 0;
+  /// Tiling width (SpMM column tile, SDDMM K chunk); for the mxv kernels 1 relabels the columns
+  /// by in-degree.
+  int tile = 0;
   int oversubscription = 0;  ///< warps per SM multiple (002 §3.2's ω)
 };
 

@@ -83,7 +83,15 @@ void* Context::scratch(std::size_t bytes) {
 
 void Context::synchronize() { SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
-void Context::release_scratch() noexcept { scratch_.release(); }
+void* Context::input_scratch(std::size_t bytes) {
+  input_scratch_.ensure(bytes, "CUDA input scratch");
+  return input_scratch_.get();
+}
+
+void Context::release_scratch() noexcept {
+  scratch_.release();
+  input_scratch_.release();
+}
 
 namespace {
 std::atomic<bool> g_context_created{false};

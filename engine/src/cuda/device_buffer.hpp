@@ -74,13 +74,17 @@ struct Context {
   std::recursive_mutex mutex;
   /// Scratch of at least `bytes` (valid until the next scratch() call; hold `mutex`).
   void* scratch(std::size_t bytes);
+  /// A second grow-only scratch for an operation's input in another order (mxv's relabelled u),
+  /// separate from scratch() so both can be live in one call (same rules).
+  void* input_scratch(std::size_t bytes);
   /// Blocks until everything enqueued so far has run (checked).
   void synchronize();
-  /// Frees the scratch workspace (after the stream has drained; hold `mutex`).
+  /// Frees both scratch workspaces (after the stream has drained; hold `mutex`).
   void release_scratch() noexcept;
 
  private:
   DeviceBuffer scratch_;
+  DeviceBuffer input_scratch_;
 };
 
 /// Registers `fn` to run in release_device_resources() (once per distinct fn): holders of

@@ -29,8 +29,14 @@ namespace spindle::detail::cuda {
 /// A compile-time choice: selecting it at run time put a branch around every load, which kept the
 /// compiler from issuing a thread's loads together and cost 15% (subwarp) to 4x (row_per_thread,
 /// one long row) on the H200. Measured under that handicap the policies differed by at most 8%
-/// either way (H200 sweep in the session of commit d0b9b6e), so the plain loads stay.
+/// either way (H200 sweep in the session of commit d0b9b6e), so the plain loads stay the default.
+/// row_block passes 1 for its streams (row_block.cuh): with its L1-resident hot set of u the
+/// streams must not allocate in L1.
+#ifdef SPINDLE_MXV_CACHE_HINTS  // experiments only: the benchmark harness builds each policy
+inline constexpr int kCacheHintsDefault = SPINDLE_MXV_CACHE_HINTS;
+#else
 inline constexpr int kCacheHintsDefault = 0;
+#endif
 
 template <class T, class I, class VV>
 struct MxvArgs {
@@ -114,14 +120,14 @@ __device__ __forceinline__ X ld_gather(const X* p) {
 }
 
 /// A(i,j) as T: the stored value, or 1 for pattern graphs.
-template <class T, class VV>
+template <class T, class VV, int kHints = kCacheHintsDefault>
 __device__ __forceinline__ T matrix_value(const VV* values, std::int64_t k) {
   if constexpr (is_pattern_v<VV>) {
     (void)values;
     (void)k;
     return T(1);
   } else {
-    return ld_stream<kCacheHintsDefault>(values + k);
+    return ld_stream<kHints>(values + k);
   }
 }
 
@@ -135,18 +141,20 @@ struct GlobalGather {
 };
 
 /// mul(A(i,j), u(j)) for stored entry k; `present` says whether u(j) exists (always on the simple
-/// path). Absent inputs contribute the identity.
-template <class S, bool kGeneral, class T, class I, class VV, class G>
+/// path). Absent inputs contribute the identity. kHints: the cache policy of the column index and
+/// value loads (see kCacheHintsDefault).
+template <class S, bool kGeneral, int kHints = kCacheHintsDefault, class T, class I, class VV,
+          class G>
 __device__ __forceinline__ T entry_product(const MxvArgs<T, I, VV>& a, std::int64_t k,
                                            bool& present, const G& gather) {
-  const I j = ld_stream<kCacheHintsDefault>(a.A.col_idx + k);
+  const I j = ld_stream<kHints>(a.A.col_idx + k);
   if constexpr (kGeneral) {
     present = a.u_present == nullptr || __ldg(a.u_present + j) != 0;
     if (!present) return a.identity;
   } else {
     present = true;
   }
-  return S::mul(matrix_value<T, VV>(a.A.values, k), gather(j));
+  return S::mul(matrix_value<T, VV, kHints>(a.A.values, k), gather(j));
 }
 template <class S, bool kGeneral, class T, class I, class VV>
 __device__ __forceinline__ T entry_product(const MxvArgs<T, I, VV>& a, std::int64_t k,

@@ -17,6 +17,7 @@
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
 #include "ops/cuda/mxv/partition.hpp"
+#include "ops/cuda/mxv/row_block.cuh"
 #include "ops/cuda/mxv/row_per_thread.cuh"
 #include "ops/cuda/mxv/subwarp_per_row.cuh"
 #include "ops/cuda/mxv/tuned.hpp"
@@ -29,6 +30,15 @@ inline constexpr int kDefaultLanes = 8;
 inline constexpr std::int64_t kDefaultChunk = 1024;  // entries per warp (nnz_split)
 inline constexpr int kDefaultMergeItems = 8;         // items per thread (merge_path)
 inline constexpr int kMaxMergeItems = 16;            // shared memory bound (merge_path.cuh)
+inline constexpr std::int64_t kDefaultRowBlockEntries = 1024;  // row_block: 256 threads
+
+/// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
+/// it (row_block.cuh). 128 KB: in the exploration harness (apps/bench/experiments; H100, R-MAT
+/// scale 22, fp32) hot sets of 32768 / 65536 / 16384 columns ran 0.453 / 0.472 / 0.464 ms
+/// (values) and 0.394 / 0.413 / 0.406 ms (pattern).
+inline constexpr std::int64_t kHotBytes = 128 * 1024;
+/// No column is cold (plain reads everywhere): the graph's columns are in their own order.
+inline constexpr std::int64_t kAllHot = INT64_MAX;
 
 /// vxm multiplies mul(u(i), A(i,j)): for user semirings run the kernels with the operands
 /// swapped. Every built-in multiply is commutative, so built-ins use S itself (no extra
@@ -61,7 +71,7 @@ void log_mxv_fallback(const Plan& plan, MxvKernel instead, const std::string& wh
 /// Launches the kernel the plan names over device graph `d` (rows of M give the outputs).
 template <class S, bool kGeneral, class T, class I, class VV, class G>
 void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const MxvArgs<T, I, VV>& a,
-                       cudaStream_t stream) {
+                       std::int64_t hot, cudaStream_t stream) {
   Context& ctx = context();
   const LaunchParams& p = plan.params;
   switch (kernel) {
@@ -78,6 +88,18 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       const NnzSplitPartition part = nnz_split_partition(M, chunk);
       void* ws = ctx.scratch(ChunkPartials<T>::bytes(part.chunks));
       launch_nnz_split<S, kGeneral>(a, chunk, part.chunks, part.chunk_row, ws, stream);
+      break;
+    }
+    case MxvKernel::RowBlock: {
+      const std::int64_t entries =
+          p.items_per_worker > 0 ? p.items_per_worker : kDefaultRowBlockEntries;
+      const int bt = entries <= 512 ? 128 : 256;
+      const RowBlockPartition part = row_block_partition(M, bt);
+      void* ws = part.pieces > 0
+                     ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
+                     : nullptr;
+      launch_row_block<S, kGeneral>(a, bt, part.blocks, part.desc, part.n_long, part.longs,
+                                    part.pieces, ws, hot, stream);
       break;
     }
     default: {  // MergePath
@@ -99,6 +121,7 @@ inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_
     case MxvKernel::RowPerThread:
     case MxvKernel::SubwarpPerRow:
     case MxvKernel::MergePath:
+    case MxvKernel::RowBlock:
       return plan.mxv;
     case MxvKernel::NnzSplitSegmented:
       if (nnz > 0) return plan.mxv;
@@ -180,14 +203,18 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, st.nnz, why);
   if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
   const cudaStream_t stream = ctx.stream;
-  DeviceBuffer relabelled;
+  std::int64_t hot = kAllHot;
   if (!general && kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
+    // Only columns with entries get new ids [0, used): the rest of u is never read.
     const ColumnRelabel rl = column_relabel(M);
-    relabelled = DeviceBuffer(static_cast<std::size_t>(M.cols()) * sizeof(T),
-                              "mxv: input in relabelled column order");
-    launch_gather(a.u, static_cast<const I*>(rl.perm), M.cols(), relabelled.as<T>(), stream);
+    T* relabelled = static_cast<T*>(ctx.input_scratch(
+        static_cast<std::size_t>(std::max<std::int64_t>(rl.used, 1)) * sizeof(T)));
+    if (rl.used > 0) {
+      launch_gather(a.u, static_cast<const I*>(rl.perm), rl.used, relabelled, stream);
+    }
     a.A.col_idx = static_cast<const I*>(rl.col_idx);
-    a.u = relabelled.as<const T>();
+    a.u = relabelled;
+    hot = kHotBytes / static_cast<std::int64_t>(sizeof(T));
   }
   if (kernel == MxvKernel::Cusparse) {
     if constexpr (S::kind == SemiringKind::PlusTimes) {
@@ -199,9 +226,9 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
       if (a.out.present != nullptr) launch_row_presence(dv.row_ptr, dv.rows, a.out.present, stream);
     }
   } else if (general) {
-    launch_mxv_kernel<S, true>(chosen, kernel, M, a, stream);
+    launch_mxv_kernel<S, true>(chosen, kernel, M, a, hot, stream);
   } else {
-    launch_mxv_kernel<S, false>(chosen, kernel, M, a, stream);
+    launch_mxv_kernel<S, false>(chosen, kernel, M, a, hot, stream);
   }
   mark_written(w, full);
 }

@@ -3,14 +3,19 @@
 #include "ops/cuda/mxv/partition.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
+#include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -19,6 +24,8 @@ struct PartitionSlot : ExtensionSlot {
   DeviceBuffer a;
   DeviceBuffer b;
   std::int64_t count = 0;
+  std::int64_t pieces = 0;  // row_block: partials of the long rows
+  std::int64_t n_long = 0;  // row_block: rows cut into pieces
 };
 
 }  // namespace
@@ -78,50 +85,154 @@ MergePathPartition merge_path_partition(const Graph<I, V>& A, int k_items) {
 }
 
 template <class I, class V>
+RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads) {
+  const auto& slot = A.template extension<PartitionSlot>(
+      "cuda.mxv.row_block." + std::to_string(block_threads), [&] {
+        const RowBlocks rb = build_row_blocks(A.row_ptr().data(), A.rows(), block_threads);
+        const std::vector<RowBlockDesc>& desc = rb.desc;
+        const std::vector<RowBlockLong>& longs = rb.longs;
+        const std::int64_t pieces = rb.pieces;
+        if (pieces > INT32_MAX) {
+          throw Unsupported("row_block: " + std::to_string(pieces) +
+                            " row pieces do not fit the partition's 32-bit slots");
+        }
+        auto s = std::make_unique<PartitionSlot>();
+        s->count = static_cast<std::int64_t>(desc.size());
+        s->pieces = pieces;
+        s->n_long = static_cast<std::int64_t>(longs.size());
+        s->a = DeviceBuffer(desc.size() * sizeof(RowBlockDesc), "row_block partition");
+        s->b = DeviceBuffer(longs.size() * sizeof(RowBlockLong), "row_block partition");
+        Context& ctx = context();
+        if (!desc.empty()) {
+          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->a.get(), desc.data(), s->a.bytes(),
+                                             cudaMemcpyHostToDevice, ctx.stream));
+        }
+        if (!longs.empty()) {
+          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->b.get(), longs.data(), s->b.bytes(),
+                                             cudaMemcpyHostToDevice, ctx.stream));
+        }
+        ctx.synchronize();  // the host vectors die here
+        return s;
+      });
+  RowBlockPartition p;
+  p.block_threads = block_threads;
+  p.blocks = slot.count;
+  p.desc = slot.a.template as<const RowBlockDesc>();
+  p.n_long = slot.n_long;
+  p.longs = slot.b.template as<const RowBlockLong>();
+  p.pieces = slot.pieces;
+  return p;
+}
+
+namespace {
+
+template <class I>
+__global__ void relabel_count_kernel(const I* col, std::int64_t nnz, I* deg) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
+       k += stride) {
+    using U = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
+    atomicAdd(reinterpret_cast<U*>(deg + col[k]), U{1});
+  }
+}
+
+template <class I>
+__global__ void relabel_iota_kernel(std::int64_t n, I* ids) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n;
+       j += stride) {
+    ids[j] = static_cast<I>(j);
+  }
+}
+
+/// inv[perm[p]] = p; used = 1 + the last position whose (sorted, decreasing) degree is > 0.
+template <class I>
+__global__ void relabel_invert_kernel(const I* perm, const I* sorted_deg, std::int64_t n, I* inv,
+                                      std::int64_t* used) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;
+       p += stride) {
+    inv[perm[p]] = static_cast<I>(p);
+    if (sorted_deg[p] > 0 && (p + 1 == n || sorted_deg[p + 1] == 0)) *used = p + 1;
+  }
+}
+
+template <class I>
+__global__ void relabel_columns_kernel(const I* col, std::int64_t nnz, const I* inv, I* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
+       k += stride) {
+    out[k] = inv[col[k]];
+  }
+}
+
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20));
+}
+
+}  // namespace
+
+template <class I, class V>
 ColumnRelabel column_relabel(const Graph<I, V>& A) {
   const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.column_relabel", [&] {
+    // On the device: in-degrees (atomic counts: integers, so the order of the adds does not
+    // matter), a stable radix sort of the column ids by decreasing in-degree (ids ascend within a
+    // degree: deterministic), its inverse, and the column indices mapped through it.
     const std::int64_t cols = A.cols(), nnz = A.nnz();
-    const std::vector<I>& deg = A.in_degrees();
-    // Counting sort by decreasing in-degree; ids ascend within a degree (deterministic).
-    std::int64_t max_deg = 0;
-    for (std::int64_t j = 0; j < cols; ++j) max_deg = std::max<std::int64_t>(max_deg, deg[j]);
-    std::vector<std::int64_t> start(static_cast<std::size_t>(max_deg) + 2, 0);
-    for (std::int64_t j = 0; j < cols; ++j) ++start[static_cast<std::size_t>(max_deg - deg[j]) + 1];
-    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    std::vector<I> perm(static_cast<std::size_t>(cols)), inv(static_cast<std::size_t>(cols));
-    for (std::int64_t j = 0; j < cols; ++j) {
-      const std::int64_t pos = start[static_cast<std::size_t>(max_deg - deg[j])]++;
-      perm[pos] = static_cast<I>(j);
-      inv[j] = static_cast<I>(pos);
-    }
-    std::vector<I> col(static_cast<std::size_t>(nnz));
-    const I* c = A.col_idx().data();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t k = 0; k < nnz; ++k) col[k] = inv[c[k]];
-    auto s = std::make_unique<PartitionSlot>();
-    s->count = cols;
-    s->a = DeviceBuffer(col.size() * sizeof(I), "mxv column relabel");
-    s->b = DeviceBuffer(perm.size() * sizeof(I), "mxv column relabel");
+    const DeviceCsr<I, Pattern> d = device_pattern(A);
     Context& ctx = context();
+    const cudaStream_t st = ctx.stream;
+    const std::size_t n_bytes =
+        static_cast<std::size_t>(std::max<std::int64_t>(cols, 1)) * sizeof(I);
+    DeviceBuffer deg(n_bytes, "mxv column relabel"), deg_sorted(n_bytes, "mxv column relabel");
+    DeviceBuffer ids(n_bytes, "mxv column relabel"), inv(n_bytes, "mxv column relabel");
+    DeviceBuffer used(sizeof(std::int64_t), "mxv column relabel");
+    auto s = std::make_unique<PartitionSlot>();
+    s->a = DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(nnz, 1)) * sizeof(I),
+                        "mxv column relabel");
+    s->b = DeviceBuffer(n_bytes, "mxv column relabel");
+    SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg.get(), 0, n_bytes, st));
+    SPINDLE_CUDA_CHECK(cudaMemsetAsync(used.get(), 0, sizeof(std::int64_t), st));
     if (nnz > 0) {
-      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->a.get(), col.data(), s->a.bytes(),
-                                         cudaMemcpyHostToDevice, ctx.stream));
+      relabel_count_kernel<<<grid_for(nnz), 256, 0, st>>>(d.col_idx, nnz, deg.as<I>());
+      SPINDLE_CUDA_CHECK_LAUNCH("relabel_count_kernel");
     }
     if (cols > 0) {
-      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->b.get(), perm.data(), s->b.bytes(),
-                                         cudaMemcpyHostToDevice, ctx.stream));
+      relabel_iota_kernel<<<grid_for(cols), 256, 0, st>>>(cols, ids.as<I>());
+      SPINDLE_CUDA_CHECK_LAUNCH("relabel_iota_kernel");
+      std::size_t temp_bytes = 0;
+      SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+          nullptr, temp_bytes, deg.as<const I>(), deg_sorted.as<I>(), ids.as<const I>(),
+          s->b.as<I>(), cols, 0, static_cast<int>(sizeof(I) * 8), st));
+      DeviceBuffer temp(std::max<std::size_t>(temp_bytes, 1), "mxv column relabel");
+      SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+          temp.get(), temp_bytes, deg.as<const I>(), deg_sorted.as<I>(), ids.as<const I>(),
+          s->b.as<I>(), cols, 0, static_cast<int>(sizeof(I) * 8), st));
+      relabel_invert_kernel<<<grid_for(cols), 256, 0, st>>>(
+          s->b.as<const I>(), deg_sorted.as<const I>(), cols, inv.as<I>(), used.as<std::int64_t>());
+      SPINDLE_CUDA_CHECK_LAUNCH("relabel_invert_kernel");
     }
-    ctx.synchronize();  // the host staging vectors die here
-    count_graph_upload(s->a.bytes() + s->b.bytes());
+    if (nnz > 0) {
+      relabel_columns_kernel<<<grid_for(nnz), 256, 0, st>>>(d.col_idx, nnz, inv.as<const I>(),
+                                                            s->a.as<I>());
+      SPINDLE_CUDA_CHECK_LAUNCH("relabel_columns_kernel");
+    }
+    std::int64_t used_host = 0;
+    SPINDLE_CUDA_CHECK(
+        cudaMemcpyAsync(&used_host, used.get(), sizeof used_host, cudaMemcpyDeviceToHost, st));
+    ctx.synchronize();  // the temporaries die here; used_host is read below
+    s->count = cols;
+    s->pieces = used_host;
     return s;
   });
-  return {slot.a.get(), slot.b.get()};
+  return {slot.a.get(), slot.b.get(), slot.pieces};
 }
 
 #define SPINDLE_PARTITION_(I, V)                                                          \
   template NnzSplitPartition nnz_split_partition<I, V>(const Graph<I, V>&, std::int64_t); \
   template MergePathPartition merge_path_partition<I, V>(const Graph<I, V>&, int);        \
-  template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);
+  template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);                        \
+  template RowBlockPartition row_block_partition<I, V>(const Graph<I, V>&, int);
 
 SPINDLE_PARTITION_(std::int32_t, float)
 SPINDLE_PARTITION_(std::int32_t, double)

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host half of the CUDA row_block kernel's partition (ops/cuda/mxv/partition.hpp), checked on
+// any build against the rules the kernel relies on: every row is written by exactly one block or
+// one long-row entry, blocks hold whole rows of at most 4 x threads entries, long rows are cut
+// into consecutive pieces whose partial slots are contiguous, and the lane count fits the block.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "ops/cuda/mxv/partition.hpp"
+
+namespace spindle::detail::cuda {
+namespace {
+
+template <class I>
+void check_partition(const std::vector<I>& rp, int bt) {
+  const std::int64_t n = static_cast<std::int64_t>(rp.size()) - 1;
+  const std::int64_t nb = 4 * static_cast<std::int64_t>(bt);
+  const RowBlocks rb = build_row_blocks(rp.data(), n, bt);
+  std::vector<int> written(static_cast<std::size_t>(n), 0);
+  std::vector<std::int64_t> covered(static_cast<std::size_t>(rp[n]), 0);
+  const std::int64_t piece = kRowBlockLongFactor * nb;
+  std::int64_t next_slot = 0;
+  for (const RowBlockDesc& d : rb.desc) {
+    ASSERT_GE(d.nk, 0);
+    ASSERT_LE(d.nk, d.kind == kRowBlockRows ? nb : piece);
+
+    for (std::int64_t k = d.k0; k < d.k0 + d.nk; ++k) ++covered[static_cast<std::size_t>(k)];
+    if (d.kind == kRowBlockRows) {
+      ASSERT_GE(d.rows, 1);
+      ASSERT_LE(d.rows, nb);
+      ASSERT_EQ(d.k0, rp[d.r0]);
+      ASSERT_EQ(d.k0 + d.nk, static_cast<std::int64_t>(rp[d.r0 + d.rows]));
+      ASSERT_GE(d.slot, 0);
+      ASSERT_LE(d.slot, 5);
+      for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) {
+        ASSERT_LE(rp[r + 1] - rp[r], bt) << "a long row shares a block";
+        ++written[static_cast<std::size_t>(r)];
+      }
+    } else if (d.kind == kRowBlockSingle) {
+      ASSERT_EQ(d.rows, 1);
+      ASSERT_EQ(d.nk, rp[d.r0 + 1] - rp[d.r0]);
+      ASSERT_GT(d.nk, bt);
+      ++written[static_cast<std::size_t>(d.r0)];
+    } else {
+      ASSERT_EQ(d.kind, kRowBlockPiece);
+      ASSERT_EQ(d.slot, next_slot) << "piece slots are handed out in order";
+      ++next_slot;
+    }
+  }
+  ASSERT_EQ(next_slot, rb.pieces);
+  std::int64_t slots = 0;
+  for (const RowBlockLong& l : rb.longs) {
+    ASSERT_EQ(l.first, slots);
+    ASSERT_EQ(l.count, (rp[l.row + 1] - rp[l.row] + piece - 1) / piece);
+    ASSERT_GT(rp[l.row + 1] - rp[l.row], piece);
+    slots += l.count;
+    ++written[static_cast<std::size_t>(l.row)];
+  }
+  ASSERT_EQ(slots, rb.pieces);
+  for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(written[r], 1) << "row " << r;
+  for (std::int64_t k = 0; k < rp[n]; ++k) ASSERT_EQ(covered[k], 1) << "entry " << k;
+}
+
+template <class I>
+std::vector<I> offsets(const std::vector<std::int64_t>& lens) {
+  std::vector<I> rp(1, 0);
+  for (std::int64_t l : lens) rp.push_back(static_cast<I>(rp.back() + l));
+  return rp;
+}
+
+TEST(RowBlockPartition, CoversEveryRowAndEntryOnceForRandomSkewedRows) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<std::int64_t> lens(static_cast<std::size_t>(1 + rng() % 5000));
+    for (auto& l : lens) {
+      const auto x = rng() % 1000;
+      l = x < 300   ? 0
+          : x < 950 ? static_cast<std::int64_t>(rng() % 20)
+          : x < 995 ? static_cast<std::int64_t>(rng() % 1500)
+                    : static_cast<std::int64_t>(rng() % 9000);
+    }
+    check_partition(offsets<std::int32_t>(lens), 128);
+    check_partition(offsets<std::int64_t>(lens), 256);
+  }
+}
+
+TEST(RowBlockPartition, EdgeLengthsAroundTheThresholds) {
+  for (int bt : {128, 256}) {
+    const std::int64_t nb = 4 * bt;
+    const std::int64_t piece = kRowBlockLongFactor * nb;
+    const std::vector<std::int64_t> lens = {0,      bt,        bt + 1, nb - 1,        nb,
+                                            nb + 1, piece - 1, piece,  piece + 1,     1,
+                                            0,      0,         bt,     3 * piece + 5, 2 * piece};
+    check_partition(offsets<std::int32_t>(lens), bt);
+    const RowBlocks rb = build_row_blocks(offsets<std::int32_t>(lens).data(),
+                                          static_cast<std::int64_t>(lens.size()), bt);
+    std::size_t want_longs = 0;
+    std::int64_t want_pieces = 0;
+    for (std::int64_t l : lens) {
+      if (l > piece) {
+        ++want_longs;
+        want_pieces += (l + piece - 1) / piece;
+      }
+    }
+    EXPECT_GE(want_longs, 3u);  // piece + 1, 3 piece + 5, 2 piece at least
+    EXPECT_EQ(rb.longs.size(), want_longs);
+    EXPECT_EQ(rb.pieces, want_pieces);
+  }
+}
+
+TEST(RowBlockPartition, LongRunsOfEmptyRowsAreCappedPerBlock) {
+  std::vector<std::int64_t> lens(20000, 0);
+  lens[10000] = 3;
+  check_partition(offsets<std::int32_t>(lens), 128);
+  const RowBlocks rb = build_row_blocks(offsets<std::int32_t>(lens).data(), 20000, 128);
+  EXPECT_GE(rb.desc.size(), 20000u / 512u);
+}
+
+TEST(RowBlockPartition, EmptyGraphHasNoBlocks) {
+  const std::vector<std::int32_t> rp = {0};
+  const RowBlocks rb = build_row_blocks(rp.data(), 0, 256);
+  EXPECT_TRUE(rb.desc.empty());
+  EXPECT_TRUE(rb.longs.empty());
+  EXPECT_EQ(rb.pieces, 0);
+}
+
+}  // namespace
+}  // namespace spindle::detail::cuda
