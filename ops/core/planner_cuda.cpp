@@ -33,19 +33,32 @@ constexpr std::int64_t kLongRow = 1024;
 // vs nnz_split/512 18.6 us and merge_path 14.2 us).
 constexpr std::int64_t kSmallNnz = 1 << 17;
 constexpr std::int64_t kSmallLongRow = 8192;
-// nnz_split chunk (entries per warp): 512 was best on R-MAT scale 18-20 (< 1.6e7 entries),
-// 1024 on scales 21-23 (2048 within 1%).
-constexpr std::int64_t kSmallChunkBelowNnz = 10000000;
-constexpr std::int64_t kChunkSmall = 512;
-constexpr std::int64_t kChunkLarge = 1024;
-// Column relabelling by in-degree (partition.hpp: the most gathered entries of u packed at the
-// front) for skewed graphs whose u takes more than this share of L2: on R-MAT scale 23 (u 33.5 MB
-// of the H200's 60 MB L2) it made nnz_split 9-10% faster (1.033 vs 1.130 ms); at scale 18-22
-// (u <= 16.8 MB) it cost 1-9% (the extra gather pass of u). The planner sees row statistics only,
-// so the row imbalance stands in for the column skew (true for R-MAT, whose in- and out-degree
-// distributions match); tuning mode tries both.
+// Skewed rows go to row_block (blocks of whole rows staged in shared memory, long rows split),
+// over columns relabelled by in-degree so that the most gathered entries of u share cache lines
+// and stay in L1 (row_block.cuh). `spindle bench mxv` on an H100 (fp32 plus_times, R-MAT edge
+// factor 16, ms per call; ops/cuda/mxv/NOTES.md):
+//   scale | row_block/512 +relabel | row_block/1024 +relabel | nnz_split/1024 | best cuSPARSE
+//   18    | 0.0394  0.0332         | 0.0394  0.0370          | 0.0489         | 0.0364
+//   20    | 0.1463  0.1082         | 0.1447  0.1049          | 0.1519         | 0.1349
+//   22    | 0.6086  0.5101         | 0.5989  0.4981          | 0.5992         | 0.5596
+//   23    | 1.3580  1.0957         | 1.3375  1.0686          | 1.3844         | 1.2601
+// Relabelling pays at every scale with row_block (it cost nnz_split 1-9% at scales 18-22 on the
+// H200: the gather of u it adds was not won back) but needs a skewed column distribution: on
+// uniform graphs it cost 5-12%. The planner sees row statistics only, so the row imbalance stands
+// in for the column skew (true for R-MAT, whose in- and out-degree distributions match); tuning
+// mode tries both. Below kRelabelMinCols columns every entry of u fits the hot set anyway.
 constexpr double kRelabelImbalance = 2.0;
-constexpr double kRelabelL2Share = 0.4;
+constexpr std::int64_t kRelabelMinCols = 65536;
+// row_block entries per block: 512 (128 threads) below 1e7 entries, 1024 (256 threads) above
+// (table above; the two were within 3% of each other at scales 19-23, either way).
+constexpr std::int64_t kRowBlockSmallBelowNnz = 10000000;
+// Even rows from this many entries on also go to row_block/1024 (no relabelling): on the H100,
+// uniform scale 20 / 21 / 22 / 23 ran 0.1554 / 0.3061 / 0.6110 / 1.6407 ms against subwarp/8's
+// 0.1560 / 0.3069 / 0.6244 / 1.7719 (uniform scale 18-19 were within 3% either way, so below
+// this the single-kernel subwarp stays).
+constexpr std::int64_t kRowBlockEvenMinNnz = 16000000;
+constexpr std::int64_t kRowBlockSmall = 512;
+constexpr std::int64_t kRowBlockLarge = 1024;
 // merge_path when rows outnumber entries: nnz_split walks a chunk's rows 32 per window step, so
 // chunks covering long runs of empty rows slow down, while merge path gives every thread the same
 // rows + entries. Not reached by the benchmark's graphs: on R-MAT scale 22 with edge factor 2
@@ -128,6 +141,14 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.mxv = MxvKernel::RowPerThread;
     p.reason = "even, very short rows (avg < " + fmt(kRowPerThreadMaxAvg) +
                "): one thread per row; " + shape;
+  } else if (imbalance <= kBalancedImbalance && stats.max_row <= kLongRow &&
+             stats.nnz >= kRowBlockEvenMinNnz) {
+    p.mxv = MxvKernel::RowBlock;
+    p.params.items_per_worker = kRowBlockLarge;
+    p.params.block_threads = static_cast<int>(kRowBlockLarge / 4);
+    p.reason = "even rows, " + std::to_string(stats.nnz) +
+               " entries: blocks of whole rows with up to " + std::to_string(kRowBlockLarge) +
+               " entries staged in shared memory; " + shape;
   } else if (imbalance <= kBalancedImbalance && stats.max_row <= kLongRow) {
     p.mxv = MxvKernel::SubwarpPerRow;
     p.params.lanes_per_row = lanes_for(stats);
@@ -138,18 +159,20 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.params.items_per_worker = kMergeItems;
     p.reason = "skewed, short rows: merge path balances rows + entries; " + shape;
   } else {
-    p.mxv = MxvKernel::NnzSplitSegmented;
-    p.params.items_per_worker = stats.nnz < kSmallChunkBelowNnz ? kChunkSmall : kChunkLarge;
-    p.reason = "skewed rows: fixed chunks of " + std::to_string(p.params.items_per_worker) +
-               " entries per warp (VSR); " + shape;
+    p.mxv = MxvKernel::RowBlock;
+    p.params.items_per_worker =
+        stats.nnz < kRowBlockSmallBelowNnz ? kRowBlockSmall : kRowBlockLarge;
+    p.params.block_threads = static_cast<int>(p.params.items_per_worker / 4);
+    p.reason = "skewed rows: blocks of whole rows with up to " +
+               std::to_string(p.params.items_per_worker) +
+               " entries staged in shared memory, long rows split; " + shape;
   }
-  const double u_bytes =
-      static_cast<double>(stats.cols) * (info.value == ValueKind::Double ? 8.0 : 4.0);
-  if (plain && p.mxv == MxvKernel::NnzSplitSegmented && imbalance > kRelabelImbalance &&
-      caps.l2_bytes > 0 && u_bytes > kRelabelL2Share * static_cast<double>(caps.l2_bytes)) {
+  (void)caps;
+  if (plain && p.mxv == MxvKernel::RowBlock && imbalance > kRelabelImbalance &&
+      stats.cols >= kRelabelMinCols) {
     p.params.tile = kRelabelColumns;
-    p.reason += "; columns relabelled by in-degree (u is " + fmt(u_bytes / 1e6) +
-                " MB: hot entries packed to stay in L2)";
+    p.reason +=
+        "; columns relabelled by in-degree (hot entries of u packed into L1-resident lines)";
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;
   if (desc.mxv_kernel == MxvKernel::Auto) return p;

@@ -32,20 +32,32 @@ Plan plan(const GraphStats& s, detail::MxvInfo info = {}, Descriptor d = {}) {
   return detail::plan_mxv_cuda(s, info, reference_hopper_caps(), d);
 }
 
-TEST(PlannerCuda, SendsSkewedRmatRowsToALoadBalancedKernel) {
+TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
   const Plan p = plan(kRmat22);
   EXPECT_EQ(p.device, Device::Cuda);
-  EXPECT_TRUE(p.mxv == MxvKernel::MergePath || p.mxv == MxvKernel::NnzSplitSegmented)
-      << p.describe();
-  EXPECT_GT(p.params.items_per_worker, 0);
+  EXPECT_EQ(p.mxv, MxvKernel::RowBlock) << p.describe();
+  EXPECT_EQ(p.params.items_per_worker, 1024) << p.describe();
+  EXPECT_EQ(p.params.block_threads, 256);
   EXPECT_FALSE(p.reason.empty());
+  // R-MAT scale 18 (3.9M entries): the smaller blocks.
+  const Plan small = plan(stats(262144, 3939696, 120.0, 9000, 110000));
+  EXPECT_EQ(small.mxv, MxvKernel::RowBlock) << small.describe();
+  EXPECT_EQ(small.params.items_per_worker, 512) << small.describe();
+  EXPECT_EQ(small.params.block_threads, 128);
 }
 
 TEST(PlannerCuda, SendsEvenRowsToSubwarpWithLanesNearTheAverageRowLength) {
-  const Plan p = plan(kUniform22);
+  const Plan p = plan(stats(524288, 8388470, 4.0, 40, 0));  // uniform scale 19
   EXPECT_EQ(p.mxv, MxvKernel::SubwarpPerRow) << p.describe();
   EXPECT_GE(p.params.lanes_per_row, 4);
   EXPECT_LE(p.params.lanes_per_row, 32);
+}
+
+TEST(PlannerCuda, SendsLargeEvenGraphsToRowBlockWithoutRelabelling) {
+  const Plan p = plan(kUniform22);
+  EXPECT_EQ(p.mxv, MxvKernel::RowBlock) << p.describe();
+  EXPECT_EQ(p.params.items_per_worker, 1024);
+  EXPECT_EQ(p.params.tile, 0) << p.describe();
 }
 
 TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
@@ -67,12 +79,14 @@ TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
   EXPECT_EQ(last, 32);
 }
 
-TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWhoseInputCrowdsL2) {
-  // R-MAT scale 23: u is 33.5 MB (> 40% of the reference 50 MB L2); scale 22: 16.8 MB.
+TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWithMoreColumnsThanTheHotSet) {
   const GraphStats rmat23 = stats(8388608, 131159231, 213.0, 152949, 4500000);
   EXPECT_EQ(plan(rmat23).params.tile, 1) << plan(rmat23).describe();
-  EXPECT_EQ(plan(kRmat22).params.tile, 0) << plan(kRmat22).describe();
+  EXPECT_EQ(plan(kRmat22).params.tile, 1) << plan(kRmat22).describe();
+  EXPECT_NE(plan(kRmat22).reason.find("relabelled"), std::string::npos);
   EXPECT_EQ(plan(stats(8388608, 134217599, 4.0, 40, 0)).params.tile, 0);  // uniform: no skew
+  // Skewed but narrow: every entry of u fits the hot set.
+  EXPECT_EQ(plan(stats(40000, 2000000, 400.0, 30000, 1000)).params.tile, 0);
   detail::MxvInfo masked;
   masked.masked = true;
   EXPECT_EQ(plan(rmat23, masked).params.tile, 0);
@@ -83,7 +97,7 @@ TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWhoseInputCrowdsL2) {
 
 TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
   const Plan skewed = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));  // R-MAT, edge factor 2
-  EXPECT_EQ(skewed.mxv, MxvKernel::NnzSplitSegmented) << skewed.describe();
+  EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
   const Plan rows = plan(stats(4194304, 2000000, 3.0, 500, 2900000));  // avg 0.48
   EXPECT_EQ(rows.mxv, MxvKernel::MergePath) << rows.describe();
   const Plan even = plan(stats(4194304, 8388606, 1.4, 14, 560000));  // uniform, edge factor 2
