@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exploration harness for the mxv kernels (not built by CMake, not a benchmark of record: claims
+// come from `spindle bench mxv`). It times, on generated R-MAT / uniform graphs and against
+// cuSPARSE in the same process:
+//   - ideal_*: a kernel that streams the column indices (and values) and gathers u with no row
+//     structure at all: the floor any CSR kernel can reach for a given column order and cache
+//     policy;
+//   - nnz_split_*: the library's nnz_split_segmented with a cache policy
+//   (-DSPINDLE_MXV_CACHE_HINTS)
+//     and with a hot/cold gather;
+//   - rowblock_* / rowhot_*: the prototype of row_block (ops/cuda/mxv/row_block.cuh), with shared
+//     memory copies of the hottest entries of u (rowhot) and with hot/cold gathers (gp1, gp2).
+// Every variant runs on the original and on in-degree-relabelled columns; results are checked
+// against a double-precision host product. ops/cuda/mxv/NOTES.md has what it found.
+//
+// Build (from the repository root, after a CPU build in build/test for libspindle.a):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -DSPINDLE_MXV_CACHE_HINTS=0 -I. -Iengine/include
+//     -Iloaders/include -Iops/include -Ialgorithms/include -Ibuild/test/generated/include
+//     -Xcompiler -fopenmp apps/bench/experiments/mxv_variants.cu build/test/libspindle.a
+//     -lcusparse -o mxv_variants
+// Run: ./mxv_variants rmat22 uniform22 [--only ideal,split,rowblock,nnz_split] [--reps 30]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ops/cuda/mxv/nnz_split_segmented.cuh"
+#include "spindle/spindle.hpp"
+
+using namespace spindle;
+using spindle::detail::cuda::ld_gather;
+using spindle::detail::cuda::ld_stream;
+
+#define CK(x)                                                                            \
+  do {                                                                                   \
+    cudaError_t e_ = (x);                                                                \
+    if (e_ != cudaSuccess) {                                                             \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+#define CS(x)                                                              \
+  do {                                                                     \
+    cusparseStatus_t s_ = (x);                                             \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                   \
+      fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, (int)s_); \
+      exit(1);                                                             \
+    }                                                                      \
+  } while (0)
+
+template <class T>
+T* dalloc(size_t n) {
+  T* p;
+  CK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)));
+  return p;
+}
+template <class T>
+T* upload(const std::vector<T>& v) {
+  T* p = dalloc<T>(v.size());
+  CK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return p;
+}
+
+// gather policy: 0 plain __ldg; 1 hot (c < hot) __ldg, cold L1::no_allocate; 2 as 1 + cold
+// evict_last in L2
+template <int GP>
+__device__ __forceinline__ float gatherp(const float* x, int c, int hot) {
+  if constexpr (GP == 0) {
+    return __ldg(x + c);
+  } else {
+    if (c < hot) return __ldg(x + c);
+    float r;
+    if constexpr (GP == 1) {
+      asm volatile("ld.global.nc.L1::no_allocate.f32 %0, [%1];" : "=f"(r) : "l"(x + c));
+    } else {
+      asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
+                   : "=f"(r)
+                   : "l"(x + c), "l"(spindle::detail::cuda::l2_policy_evict_last()));
+    }
+    return r;
+  }
+}
+template <int GP>
+struct SplitGather {
+  const float* u;
+  int hot;
+  __device__ __forceinline__ float operator()(std::int64_t j) const {
+    return gatherp<GP>(u, (int)j, hot);
+  }
+};
+template <class VV, int GP>
+__global__ void __launch_bounds__(128)
+    nnz_split_gp_kernel(const spindle::detail::cuda::MxvArgs<float, int, VV> a, std::int64_t chunk,
+                        std::int64_t chunks, const std::int64_t* __restrict__ chunk_row,
+                        const spindle::detail::cuda::ChunkPartials<float> part, int hot) {
+  const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (w >= chunks) return;
+  spindle::detail::cuda::nnz_split_warp<semiring::plus_times<float>, false>(
+      a, w, chunk, chunk_row, part, SplitGather<GP>{a.u, hot});
+}
+// ---------------------------------------------------------------- ideal: stream + gather only
+template <int H, bool kPat, int GP = 0>
+__global__ void __launch_bounds__(256) ideal_kernel(const int* ci, const float* val, const float* x,
+                                                    long long nnz, float* sink, int hot = 0) {
+  float s = 0.f;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; k + 3 * stride < nnz; k += 4 * stride) {
+    int c[4];
+    float v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) c[j] = ld_stream<H>(ci + k + j * stride);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = kPat ? 1.f : ld_stream<H>(val + k + j * stride);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      s += v[j] * (GP ? gatherp<GP>(x, c[j], hot) : ld_gather<H>(x + c[j]));
+  }
+  for (; k < nnz; k += stride) s += (kPat ? 1.f : ld_stream<H>(val + k)) * ld_gather<H>(x + ci[k]);
+  if (s == 12345.678f) sink[0] = s;
+}
+
+// ---------------------------------------------------------------- row blocks (CSR-stream)
+// desc: r0, r1, k0, k1; meta: lanes_log2 | (slot+2) << 8  (slot -1 normal, -2 single-row direct)
+struct RB {
+  std::vector<int4> desc;
+  std::vector<int> meta;
+  std::vector<int> long_row, long_first, long_count;
+  int slots = 0;
+};
+
+RB make_rowblocks(const std::vector<int>& rp, int NB, int BT) {
+  RB rb;
+  const int n = (int)rp.size() - 1;
+  int r = 0;
+  auto emit_normal = [&](int a, int b) {
+    if (a >= b) return;
+    int maxlen = 0;
+    for (int i = a; i < b; ++i) maxlen = std::max(maxlen, rp[i + 1] - rp[i]);
+    int rows = b - a;
+    int L = 1;
+    while (L < 32 && rows * L * 2 <= BT) L *= 2;
+    while (L < 32 && maxlen > 64 * L) L *= 2;
+    int lg = 0;
+    while ((1 << lg) < L) ++lg;
+    rb.desc.push_back(make_int4(a, b, rp[a], rp[b]));
+    rb.meta.push_back(lg | (1 << 8));
+  };
+  const int maxrows = BT * 4;
+  while (r < n) {
+    int len = rp[r + 1] - rp[r];
+    if (len > NB / 4) {
+      if (len <= NB) {
+        rb.desc.push_back(make_int4(r, r + 1, rp[r], rp[r + 1]));
+        rb.meta.push_back(0 | (0 << 8));  // slot -2
+      } else {
+        int pieces = (len + NB - 1) / NB;
+        rb.long_row.push_back(r);
+        rb.long_first.push_back(rb.slots);
+        rb.long_count.push_back(pieces);
+        for (int p = 0; p < pieces; ++p) {
+          int k0 = rp[r] + p * NB, k1 = std::min(rp[r + 1], k0 + NB);
+          rb.desc.push_back(make_int4(r, r + 1, k0, k1));
+          rb.meta.push_back((rb.slots + 2) << 8);
+          ++rb.slots;
+        }
+      }
+      ++r;
+      continue;
+    }
+    int a = r;
+    while (r < n && (r - a) < maxrows) {
+      int l = rp[r + 1] - rp[r];
+      if (l > NB / 4) break;
+      if (rp[r + 1] - rp[a] > NB) break;
+      ++r;
+    }
+    emit_normal(a, r);
+  }
+  return rb;
+}
+
+template <int BT>
+__device__ __forceinline__ float block_sum(float s, float* red) {
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  const int w = threadIdx.x >> 5;
+  if ((threadIdx.x & 31) == 0) red[w] = s;
+  __syncthreads();
+  float t = 0.f;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < BT / 32; ++i) t += red[i];
+  }
+  return t;
+}
+
+template <int BT, int NB, int H, bool kPat, bool kHot, int GP = 0>
+__global__ void __launch_bounds__(BT)
+    rowblock_kernel(const int* __restrict__ rp, const int* __restrict__ ci,
+                    const float* __restrict__ val, const float* __restrict__ x, float* y,
+                    const int4* __restrict__ desc, const int* __restrict__ meta, int nblk,
+                    float* partial, int hot) {
+  extern __shared__ float sm[];
+  __shared__ float red[BT / 32];
+  float* prod = sm + (kHot ? hot : 0);
+  if constexpr (kHot) {
+    for (int j = threadIdx.x; j < hot; j += BT) sm[j] = x[j];
+    __syncthreads();
+  }
+  for (int b = blockIdx.x; b < nblk; b += gridDim.x) {
+    const int4 d = desc[b];
+    const int m = meta[b];
+    const int n = d.w - d.z;
+#pragma unroll
+    for (int it = 0; it < NB / BT; ++it) {
+      const int t = it * BT + threadIdx.x;
+      if (t < n) {
+        const int k = d.z + t;
+        const int c = ld_stream<H>(ci + k);
+        float xv;
+        if constexpr (kHot) {
+          xv = c < hot ? sm[c] : ld_gather<H>(x + c);
+        } else {
+          xv = GP ? gatherp<GP>(x, c, hot) : ld_gather<H>(x + c);
+        }
+        prod[t] = kPat ? xv : ld_stream<H>(val + k) * xv;
+      }
+    }
+    __syncthreads();
+    const int slot = (m >> 8) - 2;
+    if (slot >= -1 && slot != -1) {  // piece of a long row
+      float s = 0.f;
+      for (int t = threadIdx.x; t < n; t += BT) s += prod[t];
+      s = block_sum<BT>(s, red);
+      if (threadIdx.x == 0) partial[slot] = s;
+    } else if (slot == -2) {
+      float s = 0.f;
+      for (int t = threadIdx.x; t < n; t += BT) s += prod[t];
+      s = block_sum<BT>(s, red);
+      if (threadIdx.x == 0) y[d.x] = s;
+    } else {
+      const int lg = m & 7;
+      const int L = 1 << lg;
+      const int groups = BT >> lg;
+      const int g = threadIdx.x >> lg;
+      const int lane = threadIdx.x & (L - 1);
+      const int rows = d.y - d.x;
+      for (int base = 0; base < rows; base += groups) {
+        const int r = d.x + base + g;
+        float s = 0.f;
+        if (r < d.y) {
+          const int a = __ldg(rp + r) - d.z, e = __ldg(rp + r + 1) - d.z;
+          for (int t = a + lane; t < e; t += L) s += prod[t];
+        }
+        for (int o = L >> 1; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, L);
+        if (lane == 0 && r < d.y) y[r] = s;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void long_fixup(const int* row, const int* first, const int* count, int nl,
+                           const float* partial, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nl) return;
+  float s = 0.f;
+  for (int p = 0; p < count[i]; ++p) s += partial[first[i] + p];
+  y[row[i]] = s;
+}
+
+__global__ void gather_kernel(const float* x, const int* perm, int m, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) out[i] = x[perm[i]];
+}
+
+// ---------------------------------------------------------------- timing
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() {
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+  }
+};
+template <class F>
+double time_ms(F&& f, int reps) {
+  Timer t;
+  for (int i = 0; i < 3; ++i) f();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> ms;
+  for (int i = 0; i < reps; ++i) {
+    cudaEventRecord(t.a);
+    f();
+    cudaEventRecord(t.b);
+    cudaEventSynchronize(t.b);
+    float v;
+    cudaEventElapsedTime(&v, t.a, t.b);
+    ms.push_back(v);
+  }
+  CK(cudaGetLastError());
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+struct Dev {
+  int n, m_used;
+  long long nnz;
+  int *rp, *ci, *ci_rel, *perm;
+  float *val, *ones, *x, *x_rel, *y, *yref, *sink;
+};
+
+double check(const Dev& d, const float* ydev, const std::vector<float>& ref) {
+  std::vector<float> y(d.n);
+  CK(cudaMemcpy(y.data(), ydev, d.n * sizeof(float), cudaMemcpyDeviceToHost));
+  double worst = 0;
+  for (int i = 0; i < d.n; ++i) {
+    double e = std::fabs((double)y[i] - ref[i]) / std::max(1e-6, std::fabs((double)ref[i]));
+    if (!(e <= worst)) worst = std::isnan(e) ? 1e30 : std::max(worst, e);
+  }
+  return worst;
+}
+
+int g_reps = 30;
+int g_graph_id = 0;
+std::string g_only;
+
+void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
+  Dev d{};
+  ++g_graph_id;
+  d.n = (int)G.rows();
+  d.nnz = G.nnz();
+  std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
+  std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
+  std::vector<float> val(G.values().begin(), G.values().end());
+  // relabel: columns by decreasing in-degree, in-degree-0 columns get no id
+  std::vector<int> deg(d.n, 0);
+  for (long long k = 0; k < d.nnz; ++k) deg[ci[k]]++;
+  std::vector<int> order(d.n);
+  for (int j = 0; j < d.n; ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return deg[a] > deg[b]; });
+  std::vector<int> inv(d.n, -1), perm;
+  for (int p = 0; p < d.n && deg[order[p]] > 0; ++p) {
+    inv[order[p]] = p;
+    perm.push_back(order[p]);
+  }
+  d.m_used = (int)perm.size();
+  std::vector<int> ci_rel(ci.size());
+  for (long long k = 0; k < d.nnz; ++k) ci_rel[k] = inv[ci[k]];
+  std::vector<float> x(d.n);
+  for (int j = 0; j < d.n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
+  d.rp = upload(rp);
+  d.ci = upload(ci);
+  d.ci_rel = upload(ci_rel);
+  d.perm = upload(perm);
+  d.val = upload(val);
+  d.ones = upload(std::vector<float>(d.nnz, 1.f));
+  d.x = upload(x);
+  d.x_rel = dalloc<float>(d.n);
+  d.y = dalloc<float>(d.n);
+  d.yref = dalloc<float>(d.n);
+  d.sink = dalloc<float>(1);
+  // reference on host (double)
+  std::vector<float> ref(d.n), refp(d.n);
+  for (int i = 0; i < d.n; ++i) {
+    double s = 0, sp = 0;
+    for (int k = rp[i]; k < rp[i + 1]; ++k) {
+      s += (double)val[k] * x[ci[k]];
+      sp += x[ci[k]];
+    }
+    ref[i] = (float)s;
+    refp[i] = (float)sp;
+  }
+  printf("\n## %s n=%d nnz=%lld used_cols=%d\n", name, d.n, d.nnz, d.m_used);
+
+  cusparseHandle_t h;
+  CS(cusparseCreate(&h));
+  double best_cus[2] = {1e30, 1e30};
+  for (int pat = 0; pat < 2; ++pat) {
+    const float* V = pat ? d.ones : d.val;
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t X, Y;
+    CS(cusparseCreateCsr(&A, d.n, d.n, d.nnz, d.rp, d.ci, (void*)V, CUSPARSE_INDEX_32I,
+                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CS(cusparseCreateDnVec(&X, d.n, d.x, CUDA_R_32F));
+    CS(cusparseCreateDnVec(&Y, d.n, d.y, CUDA_R_32F));
+    float one = 1.f, zero = 0.f;
+    for (auto alg : {CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_CSR_ALG2}) {
+      size_t bs = 0;
+      CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
+                                 CUDA_R_32F, alg, &bs));
+      void* buf = dalloc<char>(bs);
+      CS(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
+                                 CUDA_R_32F, alg, buf));
+      double t = time_ms(
+          [&] {
+            cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg,
+                         buf);
+          },
+          g_reps);
+      double err = check(d, d.y, pat ? refp : ref);
+      best_cus[pat] = std::min(best_cus[pat], t);
+      printf("%s %-28s %s %8.4f ms  err %.1e\n", name,
+             alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse_default" : "cusparse_alg2",
+             pat ? "pat" : "val", t, err);
+      cudaFree(buf);
+    }
+    cusparseDestroySpMat(A);
+    cusparseDestroyDnVec(X);
+    cusparseDestroyDnVec(Y);
+  }
+  auto report = [&](const char* v, bool pat, bool rel, double t, double err) {
+    printf("%s %-28s %s %s %8.4f ms  x%.3f  err %.1e\n", name, v, pat ? "pat" : "val",
+           rel ? "rel" : "orig", t, best_cus[pat] / t, err);
+    fflush(stdout);
+  };
+  const double tg = time_ms(
+      [&] { gather_kernel<<<(d.m_used + 255) / 256, 256>>>(d.x, d.perm, d.m_used, d.x_rel); },
+      g_reps);
+  printf("%s gather (relabel u) %8.4f ms\n", name, tg);
+  auto want = [&](const char* v) { return g_only.empty() || g_only.find(v) != std::string::npos; };
+
+  // ideal
+  if (want("ideal")) {
+    for (int pat = 0; pat < 2; ++pat)
+      for (int rel = 0; rel < 2; ++rel) {
+        const int* C = rel ? d.ci_rel : d.ci;
+        const float* X = rel ? d.x_rel : d.x;
+        double t0 = time_ms(
+            [&] {
+              (pat ? ideal_kernel<0, true> : ideal_kernel<0, false>)<<<132 * 8, 256>>>(
+                  C, d.val, X, d.nnz, d.sink, 0);
+            },
+            g_reps);
+        double t1 = time_ms(
+            [&] {
+              (pat ? ideal_kernel<1, true> : ideal_kernel<1, false>)<<<132 * 8, 256>>>(
+                  C, d.val, X, d.nnz, d.sink, 0);
+            },
+            g_reps);
+        double t2 = time_ms(
+            [&] {
+              (pat ? ideal_kernel<2, true> : ideal_kernel<2, false>)<<<132 * 8, 256>>>(
+                  C, d.val, X, d.nnz, d.sink, 0);
+            },
+            g_reps);
+        report("ideal_h0", pat, rel, t0, 0);
+        report("ideal_h1", pat, rel, t1, 0);
+        report("ideal_h2", pat, rel, t2, 0);
+      }
+  }
+  // library nnz_split (hints from SPINDLE_MXV_CACHE_HINTS)
+  if (want("nnz_split")) {
+    using namespace spindle::detail::cuda;
+    const long long chunk = 1024;
+    const long long chunks = (d.nnz + chunk - 1) / chunk;
+    std::vector<long long> crow(chunks);
+    for (long long c = 0; c < chunks; ++c)
+      crow[c] = std::upper_bound(rp.begin(), rp.end() - 1, (int)(c * chunk)) - rp.begin() - 1;
+    std::int64_t* dcrow = upload(std::vector<std::int64_t>(crow.begin(), crow.end()));
+    void* ws = dalloc<char>(ChunkPartials<float>::bytes(chunks));
+    for (int pat = 0; pat < 2; ++pat)
+      for (int rel = 0; rel < 2; ++rel) {
+        double t;
+        if (pat) {
+          MxvArgs<float, int, Pattern> a;
+          a.A = {d.n, d.n, d.nnz, d.rp, rel ? d.ci_rel : d.ci, nullptr};
+          a.u = rel ? d.x_rel : d.x;
+          a.identity = 0.f;
+          a.out.w = d.y;
+          t = time_ms(
+              [&] {
+                launch_nnz_split<semiring::plus_times<float>, false>(a, chunk, chunks, dcrow, ws,
+                                                                     0);
+              },
+              g_reps);
+        } else {
+          MxvArgs<float, int, float> a;
+          a.A = {d.n, d.n, d.nnz, d.rp, rel ? d.ci_rel : d.ci, d.val};
+          a.u = rel ? d.x_rel : d.x;
+          a.identity = 0.f;
+          a.out.w = d.y;
+          t = time_ms(
+              [&] {
+                launch_nnz_split<semiring::plus_times<float>, false>(a, chunk, chunks, dcrow, ws,
+                                                                     0);
+              },
+              g_reps);
+        }
+        char nm[64];
+        snprintf(nm, sizeof nm, "nnz_split_h%d", SPINDLE_MXV_CACHE_HINTS);
+        report(nm, pat, rel, t, check(d, d.y, pat ? refp : ref));
+        if (!rel) continue;
+        for (int hotn : {32768, 65536}) {
+          const auto part = ChunkPartials<float>::carve(ws, chunks);
+          const int blocks = (int)((chunks * 32 + 127) / 128);
+          if (pat) {
+            MxvArgs<float, int, Pattern> a;
+            a.A = {d.n, d.n, d.nnz, d.rp, d.ci_rel, nullptr};
+            a.u = d.x_rel;
+            a.identity = 0.f;
+            a.out.w = d.y;
+            t = time_ms(
+                [&] {
+                  nnz_split_gp_kernel<Pattern, 2>
+                      <<<blocks, 128>>>(a, chunk, chunks, dcrow, part, hotn);
+                  launch_carry_fixup<semiring::plus_times<float>, false>(part, chunks, a.out, 0);
+                },
+                g_reps);
+          } else {
+            MxvArgs<float, int, float> a;
+            a.A = {d.n, d.n, d.nnz, d.rp, d.ci_rel, d.val};
+            a.u = d.x_rel;
+            a.identity = 0.f;
+            a.out.w = d.y;
+            t = time_ms(
+                [&] {
+                  nnz_split_gp_kernel<float, 2>
+                      <<<blocks, 128>>>(a, chunk, chunks, dcrow, part, hotn);
+                  launch_carry_fixup<semiring::plus_times<float>, false>(part, chunks, a.out, 0);
+                },
+                g_reps);
+          }
+          snprintf(nm, sizeof nm, "nnz_split_h%d_gp2_%dk", SPINDLE_MXV_CACHE_HINTS, hotn / 1024);
+          report(nm, pat, rel, t, check(d, d.y, pat ? refp : ref));
+        }
+      }
+  }
+  // row blocks
+  auto run_rb = [&](auto kern, int BT, int NB, bool hot, int hotn, int blocks_per_sm,
+                    const char* nm, bool pat, bool rel) {
+    static RB cache_rb[4];
+    static int cache_key[4] = {0, 0, 0, 0};
+    static int cache_graph = -1;
+    if (cache_graph != g_graph_id) {
+      for (int i = 0; i < 4; ++i) cache_key[i] = 0;
+      cache_graph = g_graph_id;
+    }
+    const int key = NB * 2048 + BT;
+    int slotc = -1;
+    for (int i = 0; i < 4; ++i)
+      if (cache_key[i] == key) slotc = i;
+    if (slotc < 0) {
+      for (int i = 0; i < 4; ++i)
+        if (cache_key[i] == 0) {
+          slotc = i;
+          break;
+        }
+      cache_rb[slotc] = make_rowblocks(rp, NB, BT);
+      cache_key[slotc] = key;
+    }
+    RB& rb = cache_rb[slotc];
+    static std::string cached_for;
+    int4* ddesc = upload(rb.desc);
+    int* dmeta = upload(rb.meta);
+    int* dlr = upload(rb.long_row);
+    int* dlf = upload(rb.long_first);
+    int* dlc = upload(rb.long_count);
+    float* part = dalloc<float>(rb.slots);
+    const int nblk = (int)rb.desc.size();
+    const int nl = (int)rb.long_row.size();
+    const int hn = std::min(hotn, d.m_used);
+    const size_t smem = (size_t)((hot ? hn : 0) + NB) * sizeof(float);
+    CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    const int grid = hot ? 132 * blocks_per_sm : nblk;
+    const int* C = rel ? d.ci_rel : d.ci;
+    const float* X = rel ? d.x_rel : d.x;
+    CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
+    double t = time_ms(
+        [&] {
+          kern<<<grid, BT, smem>>>(d.rp, C, d.val, X, d.y, ddesc, dmeta, nblk, part, hn);
+          if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+        },
+        g_reps);
+    report(nm, pat, rel, t, check(d, d.y, pat ? refp : ref));
+    cudaFree(ddesc);
+    cudaFree(dmeta);
+    cudaFree(dlr);
+    cudaFree(dlf);
+    cudaFree(dlc);
+    cudaFree(part);
+  };
+  if (want("split")) {
+    for (int pat = 0; pat < 2; ++pat) {
+      const int* C = d.ci_rel;
+      const float* X = d.x_rel;
+      for (int hotn : {8192, 16384, 32768, 65536, 131072}) {
+        char nm[64];
+        double t1 = time_ms(
+            [&] {
+              (pat ? ideal_kernel<1, true, 1> : ideal_kernel<1, false, 1>)<<<132 * 8, 256>>>(
+                  C, d.val, X, d.nnz, d.sink, hotn);
+            },
+            g_reps);
+        snprintf(nm, sizeof nm, "ideal_h1_gp1_%dk", hotn / 1024);
+        report(nm, pat, true, t1, 0);
+        double t2 = time_ms(
+            [&] {
+              (pat ? ideal_kernel<1, true, 2> : ideal_kernel<1, false, 2>)<<<132 * 8, 256>>>(
+                  C, d.val, X, d.nnz, d.sink, hotn);
+            },
+            g_reps);
+        snprintf(nm, sizeof nm, "ideal_h1_gp2_%dk", hotn / 1024);
+        report(nm, pat, true, t2, 0);
+      }
+      for (int hotn : {16384, 32768, 65536}) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "rowblock_1k_h1_gp1_%dk", hotn / 1024);
+        if (pat)
+          run_rb(rowblock_kernel<256, 1024, 1, true, false, 1>, 256, 1024, false, hotn, 0, nm, 1,
+                 true);
+        else
+          run_rb(rowblock_kernel<256, 1024, 1, false, false, 1>, 256, 1024, false, hotn, 0, nm, 0,
+                 true);
+        snprintf(nm, sizeof nm, "rowblock_1k_h1_gp2_%dk", hotn / 1024);
+        if (pat)
+          run_rb(rowblock_kernel<256, 1024, 1, true, false, 2>, 256, 1024, false, hotn, 0, nm, 1,
+                 true);
+        else
+          run_rb(rowblock_kernel<256, 1024, 1, false, false, 2>, 256, 1024, false, hotn, 0, nm, 0,
+                 true);
+        snprintf(nm, sizeof nm, "rowblock_512_h1_gp1_%dk", hotn / 1024);
+        if (pat)
+          run_rb(rowblock_kernel<128, 512, 1, true, false, 1>, 128, 512, false, hotn, 0, nm, 1,
+                 true);
+        else
+          run_rb(rowblock_kernel<128, 512, 1, false, false, 1>, 128, 512, false, hotn, 0, nm, 0,
+                 true);
+      }
+    }
+  }
+  if (want("rowblock")) {
+    for (int pat = 0; pat < 2; ++pat)
+      for (int rel = 0; rel < 2; ++rel) {
+        if (pat) {
+          run_rb(rowblock_kernel<256, 1024, 0, true, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h0", 1, rel);
+          run_rb(rowblock_kernel<256, 1024, 1, true, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h1", 1, rel);
+          run_rb(rowblock_kernel<256, 2048, 1, true, false>, 256, 2048, false, 0, 0,
+                 "rowblock_2k_h1", 1, rel);
+          run_rb(rowblock_kernel<256, 1024, 2, true, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h2", 1, rel);
+          if (rel) {
+            run_rb(rowblock_kernel<1024, 4096, 1, true, true>, 1024, 4096, true, 40960, 1,
+                   "rowhot_40k_h1", 1, rel);
+            run_rb(rowblock_kernel<512, 2048, 1, true, true>, 512, 2048, true, 20480, 2,
+                   "rowhot_20k_h1", 1, rel);
+            run_rb(rowblock_kernel<256, 1024, 1, true, true>, 256, 1024, true, 12288, 4,
+                   "rowhot_12k_h1", 1, rel);
+          }
+        } else {
+          run_rb(rowblock_kernel<256, 1024, 0, false, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h0", 0, rel);
+          run_rb(rowblock_kernel<256, 1024, 1, false, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h1", 0, rel);
+          run_rb(rowblock_kernel<256, 2048, 1, false, false>, 256, 2048, false, 0, 0,
+                 "rowblock_2k_h1", 0, rel);
+          run_rb(rowblock_kernel<256, 1024, 2, false, false>, 256, 1024, false, 0, 0,
+                 "rowblock_1k_h2", 0, rel);
+          if (rel) {
+            run_rb(rowblock_kernel<1024, 4096, 1, false, true>, 1024, 4096, true, 40960, 1,
+                   "rowhot_40k_h1", 0, rel);
+            run_rb(rowblock_kernel<512, 2048, 1, false, true>, 512, 2048, true, 20480, 2,
+                   "rowhot_20k_h1", 0, rel);
+            run_rb(rowblock_kernel<256, 1024, 1, false, true>, 256, 1024, true, 12288, 4,
+                   "rowhot_12k_h1", 0, rel);
+          }
+        }
+      }
+  }
+  cusparseDestroy(h);
+  cudaFree(d.rp);
+  cudaFree(d.ci);
+  cudaFree(d.ci_rel);
+  cudaFree(d.perm);
+  cudaFree(d.val);
+  cudaFree(d.ones);
+  cudaFree(d.x);
+  cudaFree(d.x_rel);
+  cudaFree(d.y);
+  cudaFree(d.yref);
+  cudaFree(d.sink);
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> graphs;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--reps")
+      g_reps = atoi(argv[++i]);
+    else if (a == "--only")
+      g_only = argv[++i];
+    else
+      graphs.push_back(a);
+  }
+  if (graphs.empty()) graphs = {"rmat22"};
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  printf("# %s, %d SMs, L2 %d MB, hints build %d\n", p.name, p.multiProcessorCount,
+         p.l2CacheSize >> 20, SPINDLE_MXV_CACHE_HINTS);
+  for (const auto& g : graphs) {
+    const bool rmat = g.rfind("rmat", 0) == 0;
+    const int scale = atoi(g.c_str() + (rmat ? 4 : 7));
+    auto coo = rmat ? generate_rmat<std::int32_t>(scale, 16, 42)
+                    : generate_uniform<std::int32_t>(scale, 16, 42);
+    BuildOptions o;
+    o.duplicates = DuplicatePolicy::Collapse;
+    o.self_loops = SelfLoopPolicy::Drop;
+    // values: the benchmark's kind of values (deterministic, in (0.5, 1.5))
+    auto Gp = build_graph<std::int32_t, Pattern>(coo, o);
+    std::vector<float> v(Gp.nnz());
+    for (size_t k = 0; k < v.size(); ++k) v[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
+    std::vector<std::int32_t> rpv(Gp.row_ptr()), civ(Gp.col_idx());
+    Graph<std::int32_t, float> G(Gp.rows(), Gp.cols(), std::move(rpv), std::move(civ),
+                                 std::move(v));
+    run_graph(g.c_str(), G);
+  }
+}
+namespace spindle::detail::cuda {
+bool carry_fixup_skipped() noexcept { return false; }
+}  // namespace spindle::detail::cuda
