@@ -64,6 +64,13 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
   const Plan p = plan(kSmallMesh);
   EXPECT_TRUE(p.mxv == MxvKernel::SubwarpPerRow || p.mxv == MxvKernel::RowPerThread)
       << p.describe();
+  // email-Eu-core's shape (stdv/avg 1.3): still one warp-level kernel.
+  EXPECT_EQ(plan(stats(1005, 25571, 33.3, 345, 20)).mxv, MxvKernel::SubwarpPerRow);
+  // as20graph's shape (stdv/avg 6.1, longest row 1459): row_block's small blocks, no relabelling.
+  const Plan skewed = plan(stats(6474, 26467, 25.0, 1459, 0));
+  EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
+  EXPECT_EQ(skewed.params.items_per_worker, 512);
+  EXPECT_EQ(skewed.params.tile, 0);
 }
 
 TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {

@@ -15,13 +15,13 @@ namespace spindle::detail::cuda {
 namespace {
 
 template <class I>
-void check_partition(const std::vector<I>& rp, int bt) {
+void check_partition(const std::vector<I>& rp, int bt, std::int64_t factor = kRowBlockLongFactor) {
   const std::int64_t n = static_cast<std::int64_t>(rp.size()) - 1;
   const std::int64_t nb = 4 * static_cast<std::int64_t>(bt);
-  const RowBlocks rb = build_row_blocks(rp.data(), n, bt);
+  const RowBlocks rb = build_row_blocks(rp.data(), n, bt, factor);
   std::vector<int> written(static_cast<std::size_t>(n), 0);
   std::vector<std::int64_t> covered(static_cast<std::size_t>(rp[n]), 0);
-  const std::int64_t piece = kRowBlockLongFactor * nb;
+  const std::int64_t piece = factor * nb;
   std::int64_t next_slot = 0;
   for (const RowBlockDesc& d : rb.desc) {
     ASSERT_GE(d.nk, 0);
@@ -84,30 +84,33 @@ TEST(RowBlockPartition, CoversEveryRowAndEntryOnceForRandomSkewedRows) {
     }
     check_partition(offsets<std::int32_t>(lens), 128);
     check_partition(offsets<std::int64_t>(lens), 256);
+    check_partition(offsets<std::int32_t>(lens), 128, kRowBlockSmallGraphLongFactor);
   }
 }
 
 TEST(RowBlockPartition, EdgeLengthsAroundTheThresholds) {
   for (int bt : {128, 256}) {
-    const std::int64_t nb = 4 * bt;
-    const std::int64_t piece = kRowBlockLongFactor * nb;
-    const std::vector<std::int64_t> lens = {0,      bt,        bt + 1, nb - 1,        nb,
-                                            nb + 1, piece - 1, piece,  piece + 1,     1,
-                                            0,      0,         bt,     3 * piece + 5, 2 * piece};
-    check_partition(offsets<std::int32_t>(lens), bt);
-    const RowBlocks rb = build_row_blocks(offsets<std::int32_t>(lens).data(),
-                                          static_cast<std::int64_t>(lens.size()), bt);
-    std::size_t want_longs = 0;
-    std::int64_t want_pieces = 0;
-    for (std::int64_t l : lens) {
-      if (l > piece) {
-        ++want_longs;
-        want_pieces += (l + piece - 1) / piece;
+    for (std::int64_t factor : {kRowBlockLongFactor, kRowBlockSmallGraphLongFactor}) {
+      const std::int64_t nb = 4 * bt;
+      const std::int64_t piece = factor * nb;
+      const std::vector<std::int64_t> lens = {0,      bt,        bt + 1, nb - 1,        nb,
+                                              nb + 1, piece - 1, piece,  piece + 1,     1,
+                                              0,      0,         bt,     3 * piece + 5, 2 * piece};
+      check_partition(offsets<std::int32_t>(lens), bt, factor);
+      const RowBlocks rb = build_row_blocks(offsets<std::int32_t>(lens).data(),
+                                            static_cast<std::int64_t>(lens.size()), bt, factor);
+      std::size_t want_longs = 0;
+      std::int64_t want_pieces = 0;
+      for (std::int64_t l : lens) {
+        if (l > piece) {
+          ++want_longs;
+          want_pieces += (l + piece - 1) / piece;
+        }
       }
+      EXPECT_GE(want_longs, 3u);  // piece + 1, 3 piece + 5, 2 piece at least
+      EXPECT_EQ(rb.longs.size(), want_longs);
+      EXPECT_EQ(rb.pieces, want_pieces);
     }
-    EXPECT_GE(want_longs, 3u);  // piece + 1, 3 piece + 5, 2 piece at least
-    EXPECT_EQ(rb.longs.size(), want_longs);
-    EXPECT_EQ(rb.pieces, want_pieces);
   }
 }
 

@@ -31,6 +31,9 @@ inline constexpr std::int64_t kDefaultChunk = 1024;  // entries per warp (nnz_sp
 inline constexpr int kDefaultMergeItems = 8;         // items per thread (merge_path)
 inline constexpr int kMaxMergeItems = 16;            // shared memory bound (merge_path.cuh)
 inline constexpr std::int64_t kDefaultRowBlockEntries = 1024;  // row_block: 256 threads
+/// Graphs with fewer entries are launch-bound: row_block keeps long rows in one block
+/// (partition.hpp, kRowBlockSmallGraphLongFactor). The planner's small-graph bound (kSmallNnz).
+inline constexpr std::int64_t kRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
 
 /// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
 /// it (row_block.cuh). 128 KB: in the exploration harness (apps/bench/experiments; H100, R-MAT
@@ -94,7 +97,11 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       const std::int64_t entries =
           p.items_per_worker > 0 ? p.items_per_worker : kDefaultRowBlockEntries;
       const int bt = entries <= 512 ? 128 : 256;
-      const RowBlockPartition part = row_block_partition(M, bt);
+      // Small (launch-bound) graphs: long rows up to 8 NB in one block, usually one launch.
+      const std::int64_t long_factor = M.nnz() < kRowBlockOneLaunchBelowNnz
+                                           ? kRowBlockSmallGraphLongFactor
+                                           : kRowBlockLongFactor;
+      const RowBlockPartition part = row_block_partition(M, bt, long_factor);
       void* ws = part.pieces > 0
                      ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
                      : nullptr;

@@ -37,7 +37,7 @@ struct RowBlockDesc {
   std::int64_t r0 = 0;    ///< first row
   std::int64_t k0 = 0;    ///< first entry
   std::int32_t rows = 0;  ///< rows in the block (1 for a single row or a piece)
-  std::int32_t nk = 0;    ///< entries: at most NB, or kRowBlockLongFactor x NB for long rows
+  std::int32_t nk = 0;    ///< entries: at most NB, or long_factor x NB for long rows
   std::int32_t kind = 0;  ///< kRowBlockRows / kRowBlockSingle / kRowBlockPiece
   std::int32_t slot = 0;  ///< rows: log2 of the lanes per row; piece: its partial's index
 };
@@ -54,13 +54,17 @@ struct RowBlockLong {
 
 /// row_block's blocks for `block_threads` threads (NB = 4 x that entries per block): runs of whole
 /// rows of at most NB entries and NB rows; a row longer than block_threads entries gets a block of
-/// its own when it has at most kRowBlockLongFactor x NB entries, pieces of that many otherwise.
+/// its own when it has at most long_factor x NB entries, pieces of that many otherwise.
 /// Built on the host in one pass over the row offsets, uploaded once and cached on the graph.
-/// Factor 1: with 8 (fewer pieces, a second launch saved on graphs whose longest row is below
-/// 8 NB) R-MAT scale 18 ran 0.0443 ms instead of 0.0346, scale 22 0.5011 instead of 0.4974, and
-/// PageRank on R-MAT 22 0.548 instead of 0.486 ms per iteration (H100): a block walking 8 NB
-/// entries alone is the critical path.
+///
+/// long_factor (mxv_entry.cuh picks it): 1 in general. With 8 (fewer pieces, and no second
+/// launch on graphs whose longest row is below 8 NB) R-MAT scale 18 ran 0.0443 ms instead of
+/// 0.0346, scale 22 0.5011 instead of 0.4974, and PageRank on R-MAT 22 0.548 instead of 0.486 ms
+/// per iteration (H100): a block walking 8 NB entries alone becomes the critical path. On small
+/// launch-bound graphs the saved launch wins: as20graph (26 k entries, longest row 1459) ran
+/// 8.1 us with 8 against 10.3 us with 1 (cuSPARSE 8.9 us).
 inline constexpr std::int64_t kRowBlockLongFactor = 1;
+inline constexpr std::int64_t kRowBlockSmallGraphLongFactor = 8;
 struct RowBlockPartition {
   int block_threads = 0;
   std::int64_t blocks = 0;
@@ -70,7 +74,8 @@ struct RowBlockPartition {
   std::int64_t pieces = 0;              ///< partial results the long rows need
 };
 template <class I, class V>
-RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads);
+RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
+                                      std::int64_t long_factor);
 
 /// The host side of row_block_partition (plain code, tested on CPU-only builds): one pass over
 /// the n + 1 row offsets.
@@ -80,11 +85,12 @@ struct RowBlocks {
   std::int64_t pieces = 0;
 };
 template <class I>
-RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads) {
+RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads,
+                           std::int64_t long_factor = kRowBlockLongFactor) {
   RowBlocks rb;
   const std::int64_t nb = 4 * static_cast<std::int64_t>(block_threads);
   const std::int64_t long_len = block_threads;  // longer rows never share a block
-  const std::int64_t piece = kRowBlockLongFactor * nb;
+  const std::int64_t piece = long_factor * nb;
   auto at = [&](std::int64_t r) { return static_cast<std::int64_t>(row_ptr[r]); };
   std::int64_t r = 0;
   while (r < n) {
