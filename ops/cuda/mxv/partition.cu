@@ -26,6 +26,7 @@ struct PartitionSlot : ExtensionSlot {
   std::int64_t count = 0;
   std::int64_t pieces = 0;  // row_block: partials of the long rows
   std::int64_t n_long = 0;  // row_block: rows cut into pieces
+  std::int64_t used = 0;    // column_relabel: columns with at least one entry
 };
 
 }  // namespace
@@ -225,10 +226,10 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
         cudaMemcpyAsync(&used_host, used.get(), sizeof used_host, cudaMemcpyDeviceToHost, st));
     ctx.synchronize();  // the temporaries die here; used_host is read below
     s->count = cols;
-    s->pieces = used_host;
+    s->used = used_host;
     return s;
   });
-  return {slot.a.get(), slot.b.get(), slot.pieces};
+  return {slot.a.get(), slot.b.get(), slot.used};
 }
 
 #define SPINDLE_PARTITION_(I, V)                                                          \
