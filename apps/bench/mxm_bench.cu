@@ -156,6 +156,10 @@ int main(int argc, char** argv) try {
 
       std::vector<Plan> variants;
       if (n <= 16) variants.push_back(variant(MxmKernel::ParallelReduceVec, 0));
+      if (n <= 32 ||
+          static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockAnyWidthBelowNnz) {
+        variants.push_back(variant(MxmKernel::RowBlock, 0));
+      }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)

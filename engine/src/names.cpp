@@ -110,6 +110,7 @@ const char* to_string(MxmKernel k) {
     case MxmKernel::NnzBalancedSeq: return "nnz_balanced_seq";
     case MxmKernel::AsptTiled: return "aspt_tiled";
     case MxmKernel::Cusparse: return "cusparse";
+    case MxmKernel::RowBlock: return "row_block";
   }
   return "?";
 }
@@ -141,7 +142,7 @@ std::optional<MxvKernel> parse_mxv_kernel(const std::string& name) {
   return parse_enum<MxvKernel, static_cast<int>(MxvKernel::Cusparse) + 1>(name);
 }
 std::optional<MxmKernel> parse_mxm_kernel(const std::string& name) {
-  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::Cusparse) + 1>(name);
+  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::RowBlock) + 1>(name);
 }
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name) {
   return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Cusparse) + 1>(name);

@@ -53,6 +53,7 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "nnz_balanced_seq/group form"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "nnz_balanced_seq/group form chunk 9"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 2), "nnz_balanced_seq/warp form"},
+      {MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
       {MxmKernel::AsptTiled, lp(0, 0, 0), "aspt_tiled"},
       {MxmKernel::AsptTiled, lp(0, 16, 32), "aspt_tiled/long row 16 tile 32"},
   };
@@ -144,7 +145,8 @@ void check_cases(const Csr& m, std::int64_t n, const std::vector<KernelCase>& ca
 }
 
 const Shape kAllShapes[] = {Shape::PowerLaw, Shape::DenseRow5000, Shape::MostlyEmpty,
-                            Shape::Uniform,  Shape::LongRows,     Shape::Tiny};
+                            Shape::Uniform,  Shape::LongRows,     Shape::Tiny,
+                            Shape::NoEntries};
 const std::int64_t kWidths[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 100, 128, 256};
 
 // One test per shape and one per semiring (rather than one test looping over all of them):
@@ -159,6 +161,22 @@ TEST_P(MxmCudaShapes, EveryKernelMatchesOracleOnEveryWidthPlusTimesFloat) {
   const Csr m = make_shape(GetParam(), seed++);
   for (std::int64_t n : kWidths) {
     check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
+  }
+}
+
+// Graphs from 2^17 entries cut row_block's rows longer than one block (1024 entries) into pieces
+// added by a second kernel; smaller ones keep up to 8 blocks' worth in one block. The shapes
+// above are all small: this one covers the pieces (a row of 20000 = 20 pieces) and, at wide N,
+// several column passes, for a semiring whose identity is not zero.
+TEST(MxmCudaRowBlock, LongRowsAreCutIntoPiecesOnLargerGraphs) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const Csr m = make_shape(Shape::HugeRow, 77);
+  ASSERT_GE(m.nnz(), std::int64_t{1} << 17);
+  const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"}};
+  std::uint64_t seed = 500;
+  for (std::int64_t n : {1, 3, 8, 12, 33}) {
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, rb, seed++);
+    check_cases<semiring::max_plus<double>, std::int64_t, double>(m, n, rb, seed++);
   }
 }
 

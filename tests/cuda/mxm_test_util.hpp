@@ -49,6 +49,8 @@ enum class Shape {
   Uniform,       ///< every row 8..16 entries
   LongRows,      ///< rows of 300..1000 entries: each spans several nnz chunks
   Tiny,          ///< 1 x 1 with its one entry
+  NoEntries,     ///< 37 x 29 without a single entry: every output row is the identity
+  HugeRow,       ///< > 2^17 entries (a "large" graph for row_block) with a row of 20000
 };
 
 /// Every built-in semiring with a seed for its test case: X(TestName, semiring template, seed).
@@ -79,6 +81,10 @@ inline const char* shape_name(Shape s) {
       return "long_rows";
     case Shape::Tiny:
       return "tiny";
+    case Shape::NoEntries:
+      return "no_entries";
+    case Shape::HugeRow:
+      return "huge_row";
   }
   return "?";
 }
@@ -156,6 +162,18 @@ inline Csr make_shape(Shape s, std::uint64_t seed) {
       m.rows = 1;
       m.cols = 1;
       add_row(m, 1, rng);
+      break;
+    }
+    case Shape::NoEntries: {
+      m.rows = 37;
+      m.cols = 29;
+      for (std::int64_t i = 0; i < m.rows; ++i) add_row(m, 0, rng);
+      break;
+    }
+    case Shape::HugeRow: {
+      m.rows = 9000;
+      m.cols = 30000;
+      for (std::int64_t i = 0; i < m.rows; ++i) add_row(m, i == 4321 ? 20000 : 14 + rng() % 5, rng);
       break;
     }
   }

@@ -48,6 +48,7 @@ enum class MxmKernel : std::uint8_t {
   NnzBalancedSeq,     ///< row caching with nnz-split work assignment (000 §2.2)
   AsptTiled,          ///< row panels + dense column tiles in shared memory (004 §3-4)
   Cusparse,           ///< cuSPARSE cusparseSpMM (baseline)
+  RowBlock,           ///< CSR-Stream blocks of whole rows, products in shared memory (narrow N)
 };
 
 /// SDDMM kernels (sampled dense-dense, K = inner dimension).

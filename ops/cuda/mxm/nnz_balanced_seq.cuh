@@ -310,10 +310,24 @@ __global__ void spmm_balanced_fixup_kernel(const I* __restrict__ row_ptr, Balanc
   const std::int64_t rend = static_cast<std::int64_t>(row_ptr[r + 1]);
   if (rend <= e) return;  // its last row ends inside it
   T* crow = c_out + out_row(w, r) * ldc;
+  // The heads of chunks c + 1 .. last - 1, loaded 8 at a time so that a row crossing hundreds
+  // of chunks (a 1459-entry row of as20graph in 16-entry chunks) is not one dependent load per
+  // chunk; still added in chunk order.
+  const std::int64_t covered = (rend + w.chunk - 1) / w.chunk;
+  const std::int64_t last = covered < w.nchunks ? covered : w.nchunks;
+  constexpr int kInFlight = 8;
   for (std::int64_t col = lane; col < n; col += 32) {
     T acc = w.ws_tail[c * n + col];
-    for (std::int64_t c2 = c + 1; c2 < w.nchunks && c2 * w.chunk < rend; ++c2) {
-      acc = S::add(acc, w.ws_head[c2 * n + col]);
+    for (std::int64_t c2 = c + 1; c2 < last; c2 += kInFlight) {
+      T h[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        if (c2 + u < last) h[u] = w.ws_head[(c2 + u) * n + col];
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        if (c2 + u < last) acc = S::add(acc, h[u]);
+      }
     }
     store_finished(epi, crow + col, acc, col);
   }
@@ -354,7 +368,10 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
   const int G = seq_group_lanes(a.n, vec, tile);
   const std::int64_t width = static_cast<std::int64_t>(G) * vec;
   const auto ytiles = static_cast<unsigned>((a.n + width - 1) / width);
-  if (balanced_uses_group_form(w.nnz, G, form)) {
+  if (w.nchunks == 0) {
+    // No entries: every row is empty (the warp form's empty-row pass below writes them).
+    form = BalancedForm::Warp;
+  } else if (balanced_uses_group_form(w.nnz, G, form)) {
     const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock), ytiles);
     if (vec == kWide) {
       spmm_nnz_balanced_group_kernel<S, I, V, T, kWide>
@@ -372,6 +389,8 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
       spmm_nnz_balanced_seq_kernel<S, I, V, T, 1>
           <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
     }
+  }
+  if (!balanced_uses_group_form(w.nnz, G, form)) {
     spmm_empty_rows_kernel<I, T>
         <<<static_cast<unsigned>((a.rows + kSpmmBlock - 1) / kSpmmBlock), kSpmmBlock, 0, stream>>>(
             a.row_ptr, a.rows, a.n, a.c, a.ldc, a.epi, a.identity, w.row_map);

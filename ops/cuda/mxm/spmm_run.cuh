@@ -27,6 +27,7 @@
 #include "ops/cuda/mxm/dense_util.cuh"
 #include "ops/cuda/mxm/nnz_balanced_seq.cuh"
 #include "ops/cuda/mxm/parallel_reduce_vec.cuh"
+#include "ops/cuda/mxm/row_block.cuh"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 #include "ops/cuda/mxm/tuning.hpp"
 #include "spindle/debug/allocation.hpp"
@@ -38,6 +39,10 @@
 
 namespace spindle::detail::cuda {
 
+/// row_block on graphs below this many entries cuts rows into pieces of 8 blocks, not 1.
+constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
+/// Graphs below this many entries also try row_block at wide N (tuning, benchmark).
+constexpr std::int64_t kSpmmRowBlockAnyWidthBelowNnz = std::int64_t{1} << 20;
 /// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
 constexpr std::int64_t kBalancedWorkspaceBudget = 128ll << 20;
 /// ASpT: rows longer than this leave the panels for the nnz-balanced long-row pass (one panel
@@ -261,6 +266,20 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       run_balanced<S>(a, static_cast<std::int64_t>(G.nnz()), static_cast<const I*>(nullptr), G,
                       "csr", l.chunk, l.tile, l.form, stream);
       return;
+    case MxmKernel::RowBlock: {
+      // Small graphs keep rows up to 8 blocks' worth in one block, so one launch (mxv's rule,
+      // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
+      const RowBlockPartition part =
+          row_block_partition(G, 256,
+                              static_cast<std::int64_t>(G.nnz()) < kSpmmRowBlockOneLaunchBelowNnz
+                                  ? kRowBlockSmallGraphLongFactor
+                                  : kRowBlockLongFactor);
+      DeviceBuffer partial(static_cast<std::size_t>(part.pieces * a.n) * sizeof(T),
+                           "row_block partials");
+      launch_spmm_row_block<S>(a, part, partial.template as<T>(), stream);
+      SPINDLE_CUDA_CHECK_LAUNCH("spmm_row_block");
+      return;
+    }  // partial is freed stream-ordered, after the kernels
     case MxmKernel::AsptTiled:
       if (seq_vec_for(a) == kWide) {
         run_aspt_vec<S, I, VV, T, V, kWide>(a, G, l, stream);
@@ -304,7 +323,8 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
 /// The candidates the tuner times for width N: every kernel that can run (ASpT for N >= 16,
 /// where staging B rows pays), the row kernels in two granularities. Column tiles are left out:
 /// they measured 1.5-2x slower on R-MAT and within 2% on uniform graphs (planner_cuda_mxm.cpp).
-inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n) {
+inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n,
+                                                std::int64_t nnz) {
   std::vector<Plan> c;
   auto add = [&](MxmKernel k, int lanes, int form) {
     Plan p = base;
@@ -320,6 +340,9 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
     add(MxmKernel::ParallelReduceVec, 0, 0);
     add(MxmKernel::ParallelReduceVec, 32, 0);
   }
+  // row_block: narrow N, and any N on small graphs, where one launch of many short blocks
+  // can beat the row kernels' longest row.
+  if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
   add(MxmKernel::RowCacheSeq, 0, 0);
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
   add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
@@ -335,7 +358,7 @@ std::vector<std::pair<Plan, double>> time_spmm_candidates(
     const Plan& planned, const SpmmArgs<I, VV, typename S::value_type>& a, const Graph<I, V>& G,
     cudaStream_t stream, int reps) {
   std::vector<std::pair<Plan, double>> out;
-  for (const Plan& p : spmm_tuning_candidates(planned, a.n)) {
+  for (const Plan& p : spmm_tuning_candidates(planned, a.n, static_cast<std::int64_t>(G.nnz()))) {
     out.emplace_back(p, median_ms([&] { run_spmm<S>(p, a, G, stream); }, stream, reps));
   }
   return out;
