@@ -22,6 +22,24 @@ namespace {
 // Measured: on uniform scale 22, parallel_reduce_vec beat row_cache_seq at N = 1, 2, 4 (0.65 vs
 // 1.20, 0.82 vs 1.10, 1.14 vs 1.42 ms) and lost from N = 8 (2.87 vs 1.51 ms).
 constexpr std::int64_t kParallelReduceMaxN = 4;
+// Narrow N first goes to row_block (CSR-Stream blocks, ops/cuda/mxm/row_block.cuh): up to 8
+// floats a B-row slice is one 32-byte sector, and a block keeps 4 x 256 independent gathers in
+// flight. Measured on an H100 (spindle bench mxm, 2026-11-21, vs the best of the other
+// kernels): R-MAT 22 at N = 1, 2, 4, 8: 0.60 / 0.66 / 0.79 / 1.44 ms against 0.85 / 1.29 / 2.08 /
+// 3.44 (1.6-1.9x over cuSPARSE at N = 2..8); uniform 22: 0.62 / 0.84 / 1.58 / 2.08 against
+// 0.69 / 0.97 / 1.57 / 2.27; as20graph at N = 1, 2: 0.015 / 0.016 against 0.019 / 0.020 ms. At
+// N = 16 a pass covers half the row: on uniform graphs row_cache_seq won (2.35 vs 4.65 ms on
+// uniform 22), on skewed ones row_block still beat nnz_balanced_seq (R-MAT 22: 3.01 vs 3.30 ms;
+// R-MAT 20: 0.69 vs 0.89). Long average rows keep parallel_reduce_vec (the rule below; not
+// remeasured).
+constexpr std::int64_t kRowBlockMaxN = 8;
+constexpr std::int64_t kRowBlockSkewedMaxN = 16;
+// Small graphs take row_block at every width: launch-bound, one launch of short blocks beats the
+// row kernels' longest row and the balanced kernel's three launches. as20graph (26K entries,
+// H100): row_block 0.027 / 0.028 / 0.031 / 0.040 ms at N = 32 / 64 / 128 / 256 against
+// nnz_balanced_seq 0.039 / 0.071 / 0.051 / 0.067 (cuSPARSE 0.023-0.024). The bound is mxv's
+// small-graph bound (planner_cuda.cpp kSmallNnz).
+constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
 // ... except on graphs of long average rows, where a warp per row keeps every lane busy and the
 // group-per-row walk of row_cache_seq is short of parallelism: parallel_reduce_vec beat
 // row_cache_seq up to N = 16 on bcsstk13 (avg row 42: 0.008 vs 0.037 ms at N = 8) and on
@@ -122,7 +140,20 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   const double row_us = static_cast<double>(stats.max_row) / in_flight * kGatherLatencyUs;
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
 
-  if (row_dominates || skewed) {
+  const bool small_graph = stats.nnz < kRowBlockAnyWidthBelowNnz;
+  const bool row_block = stats.avg_row < kLongAverageRow &&
+                         (n <= kRowBlockMaxN || small_graph ||
+                          (n <= kRowBlockSkewedMaxN && stats.imbalance() > kImbalanceBalanced));
+  if (row_block) {
+    p.mxm = MxmKernel::RowBlock;
+    p.params.block_threads = 256;
+    p.reason =
+        "N = " + std::to_string(n) +
+        (n <= kRowBlockMaxN ? std::string(": a B-row slice is one sector")
+         : small_graph ? ", small graph (" + std::to_string(stats.nnz) + " entries): one launch"
+                       : ", skewed rows (stdv/avg " + fmt(stats.imbalance()) + ")") +
+        ", CSR-Stream row blocks (avg row " + fmt(stats.avg_row) + ")";
+  } else if (row_dominates || skewed) {
     p.mxm = MxmKernel::NnzBalancedSeq;
     p.reason =
         "dgSPARSE Insight 2: " +

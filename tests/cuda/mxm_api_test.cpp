@@ -135,15 +135,17 @@ TEST(SddmmCudaApi, PlannerChosenKernelsMatchCpuBackend) {
 
 TEST(MxmCudaApi, PlannerPicksByWidthAndSkew) {
   SPINDLE_SKIP_WITHOUT_GPU();
-  // Uniform rows: parallel reduction for N <= 4, row caching above.
+  // A small graph (48K entries): row blocks at every width.
   const auto U = to_graph<std::int32_t, float>(make_shape(Shape::Uniform, 1));
   Descriptor d = on(Device::Cuda);
-  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 2, d).mxm, MxmKernel::ParallelReduceVec);
-  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::RowCacheSeq);
-  // One row of 5000 among rows of 0..3: load balancing at any width.
-  const auto D = to_graph<std::int32_t, float>(make_shape(Shape::DenseRow5000, 1));
-  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(D, 2, d).mxm, MxmKernel::NnzBalancedSeq);
-  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(D, 64, d).mxm, MxmKernel::NnzBalancedSeq);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 2, d).mxm, MxmKernel::RowBlock);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::RowBlock);
+  // 164K entries with a row of 20000: row blocks (long rows in pieces) up to N = 16, load
+  // balancing above.
+  const auto H = to_graph<std::int32_t, float>(make_shape(Shape::HugeRow, 1));
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(H, 2, d).mxm, MxmKernel::RowBlock);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(H, 16, d).mxm, MxmKernel::RowBlock);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(H, 64, d).mxm, MxmKernel::NnzBalancedSeq);
   // Forcing works, and the forced kernel is what runs.
   d.force(MxmKernel::AsptTiled);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::AsptTiled);

@@ -41,16 +41,29 @@ const GraphStats kBcsstk13 = stats_of(2003, 83883, 22.8, 95);
 const GraphStats kAs20 = stats_of(6474, 26467, 25.0, 1459);
 const GraphStats kEmail = stats_of(1005, 25571, 33.3, 334);
 
-TEST(MxmPlanner, SkewedGraphsTakeTheLoadBalancedKernelAtEveryWidth) {
-  for (std::int64_t n : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
-    EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
-    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
+TEST(MxmPlanner, NarrowWidthsTakeRowBlocksUnlessRowsAreLong) {
+  for (std::int64_t n : {1, 2, 3, 4, 8}) {
+    EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::RowBlock) << "N = " << n;
+    EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::RowBlock) << "N = " << n;
+    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
   }
 }
 
-TEST(MxmPlanner, BalancedRowsTakeParallelReductionUpToFourThenRowCaching) {
-  for (std::int64_t n : {1, 2, 4}) EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::ParallelReduceVec);
-  for (std::int64_t n : {5, 8, 16, 32, 128, 256}) {
+TEST(MxmPlanner, SkewedGraphsKeepRowBlocksUpToSixteenThenLoadBalance) {
+  EXPECT_EQ(mxm_pick(kRmat22, 16), MxmKernel::RowBlock);
+  for (std::int64_t n : {17, 32, 64, 128, 256}) {
+    EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
+  }
+}
+
+TEST(MxmPlanner, SmallGraphsTakeRowBlocksAtEveryWidth) {
+  for (std::int64_t n : {12, 16, 32, 64, 128, 256}) {
+    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
+  }
+}
+
+TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {
+  for (std::int64_t n : {9, 16, 32, 128, 256}) {
     EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::RowCacheSeq) << "N = " << n;
   }
 }
@@ -68,8 +81,11 @@ TEST(MxmPlanner, LongAverageRowsKeepParallelReductionUpToSixteen) {
 TEST(MxmPlanner, ParallelReductionUsesAboutOneLanePerAverageEntry) {
   MxmInfo info;
   info.n = 2;
-  const Plan p = plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{});
-  EXPECT_EQ(p.params.lanes_per_row, 16);
+  // avg row 30: 32 lanes
+  const Plan p =
+      plan_mxm_cuda(stats_of(1000, 30000, 20.0, 90), info, reference_hopper_caps(), Descriptor{});
+  EXPECT_EQ(p.mxm, MxmKernel::ParallelReduceVec);
+  EXPECT_EQ(p.params.lanes_per_row, 32);
   EXPECT_EQ(p.params.tile, 0);  // no column tiles: measured slower
 }
 
