@@ -180,6 +180,20 @@ TEST(MxmCudaRowBlock, LongRowsAreCutIntoPiecesOnLargerGraphs) {
   }
 }
 
+// A column pass is 8 floats: more than 65535 x 8 output columns need more than one launch (the
+// grid's y limit). 3 x 2 graph, N = 600001 (odd: scalar loads).
+TEST(MxmCudaRowBlock, VeryWideOutputsTakeSeveralLaunches) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  Csr m;
+  m.rows = 3;
+  m.cols = 2;
+  m.rp = {0, 2, 2, 3};
+  m.ci = {0, 1, 1};
+  m.val = {0.5, -2.0, 1.5};
+  const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"}};
+  check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 600001, rb, 41);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllShapes, MxmCudaShapes, ::testing::ValuesIn(kAllShapes),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            return std::string(shape_name(i.param));

@@ -42,18 +42,18 @@ inline int spmm_row_block_cols(std::int64_t n, int width) {
   return w;
 }
 
-/// grid.x: partition blocks; grid.y: column passes of WP columns. VEC divides the columns a
-/// pass loads (1, 2 or 4 floats / 1 or 2 doubles), WP is the power-of-two pass width.
+/// grid.x: partition blocks; grid.y: column passes of WP columns, from pass `pass0` on. VEC divides
+/// the columns a pass loads (1, 2 or 4 floats / 1 or 2 doubles), WP is the power-of-two pass width.
 template <class S, class I, class V, class T, int BT, int WP, int VEC>
 __global__ void __launch_bounds__(BT)
     spmm_row_block_kernel(SpmmArgs<I, V, T> a, const RowBlockDesc* __restrict__ desc,
-                          T* __restrict__ partial) {
+                          T* __restrict__ partial, std::int64_t pass0) {
   constexpr int NB = 4 * BT;
   constexpr int F = WP / VEC;  // fragments per entry
   __shared__ Frag<T, VEC> prod[NB * F];
   __shared__ T red[BT / 32][WP];
   const RowBlockDesc d = desc[blockIdx.x];
-  const std::int64_t col0 = static_cast<std::int64_t>(blockIdx.y) * WP;
+  const std::int64_t col0 = (pass0 + static_cast<std::int64_t>(blockIdx.y)) * WP;
   const int tid = static_cast<int>(threadIdx.x);
 
   // Product of entry k with fragment f of its B row slice (identity past N).
@@ -194,7 +194,6 @@ __global__ void __launch_bounds__(128)
 template <class S, class I, class V, class T, int BT, int WP>
 void launch_spmm_row_block_wp(const SpmmArgs<I, V, T>& a, const RowBlockPartition& part, T* partial,
                               cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>(part.blocks), static_cast<unsigned>((a.n + WP - 1) / WP));
   constexpr int kWide =
       WP < static_cast<int>(16 / sizeof(T)) ? WP : static_cast<int>(16 / sizeof(T));
   // VEC-wide loads need every slice start aligned: N a multiple of the vector (and B aligned).
@@ -203,14 +202,22 @@ void launch_spmm_row_block_wp(const SpmmArgs<I, V, T>& a, const RowBlockPartitio
     while (v > 1 && (v > kWide || a.n % v != 0)) v /= 2;
     return v;
   }();
-  if (vec >= kWide) {
-    spmm_row_block_kernel<S, I, V, T, BT, WP, kWide>
-        <<<grid, BT, 0, stream>>>(a, part.desc, partial);
-  } else if (vec >= 2 && kWide >= 2) {
-    spmm_row_block_kernel<S, I, V, T, BT, WP, (kWide >= 2 ? 2 : 1)>
-        <<<grid, BT, 0, stream>>>(a, part.desc, partial);
-  } else {
-    spmm_row_block_kernel<S, I, V, T, BT, WP, 1><<<grid, BT, 0, stream>>>(a, part.desc, partial);
+  // grid.y is at most 65535: very wide N (more than 65535 passes) takes several launches.
+  const std::int64_t passes = (a.n + WP - 1) / WP;
+  constexpr std::int64_t kMaxGridY = 65535;
+  for (std::int64_t p0 = 0; p0 < passes; p0 += kMaxGridY) {
+    const dim3 grid(static_cast<unsigned>(part.blocks),
+                    static_cast<unsigned>(passes - p0 < kMaxGridY ? passes - p0 : kMaxGridY));
+    if (vec >= kWide) {
+      spmm_row_block_kernel<S, I, V, T, BT, WP, kWide>
+          <<<grid, BT, 0, stream>>>(a, part.desc, partial, p0);
+    } else if (vec >= 2 && kWide >= 2) {
+      spmm_row_block_kernel<S, I, V, T, BT, WP, (kWide >= 2 ? 2 : 1)>
+          <<<grid, BT, 0, stream>>>(a, part.desc, partial, p0);
+    } else {
+      spmm_row_block_kernel<S, I, V, T, BT, WP, 1>
+          <<<grid, BT, 0, stream>>>(a, part.desc, partial, p0);
+    }
   }
 }
 
