@@ -65,58 +65,65 @@ __device__ __forceinline__ unsigned long long l2_policy_evict_last() {
   return p;
 }
 
-/// Load of streamed data (read once): no L1 allocation, first out of L2.
-template <int kHints, class X>
-__device__ __forceinline__ X ld_stream(const X* p) {
+/// One 4- or 8-byte load through the read-only path with cache hints (sm_80+; plain __ldg before,
+/// and for other sizes): kL1Allocate false bypasses L1 (L1::no_allocate), kEvictLast picks the L2
+/// policy (evict_last, else evict_first). The loads below are its three uses.
+template <bool kL1Allocate, bool kEvictLast, class X>
+__device__ __forceinline__ X ld_hinted(const X* p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (kHints >= 1) {
-    if constexpr (sizeof(X) == 4) {
-      unsigned r;
+  unsigned long long pol;
+  if constexpr (kEvictLast) {
+    pol = l2_policy_evict_last();
+  } else {
+    pol = l2_policy_evict_first();
+  }
+  if constexpr (sizeof(X) == 4) {
+    unsigned r;
+    if constexpr (kL1Allocate) {
+      asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "l"(pol));
+    } else {
       asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
           : "=r"(r)
-          : "l"(p), "l"(l2_policy_evict_first()));
-      X x;
-      memcpy(&x, &r, 4);
-      return x;
-    } else if constexpr (sizeof(X) == 8) {
-      unsigned long long r;
+          : "l"(p), "l"(pol));
+    }
+    X x;
+    memcpy(&x, &r, 4);
+    return x;
+  } else if constexpr (sizeof(X) == 8) {
+    unsigned long long r;
+    if constexpr (kL1Allocate) {
+      asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(pol));
+    } else {
       asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b64 %0, [%1], %2;"
           : "=l"(r)
-          : "l"(p), "l"(l2_policy_evict_first()));
-      X x;
-      memcpy(&x, &r, 8);
-      return x;
+          : "l"(p), "l"(pol));
     }
+    X x;
+    memcpy(&x, &r, 8);
+    return x;
   }
 #endif
   return __ldg(p);
 }
 
+/// Load of streamed data (read once): no L1 allocation, first out of L2.
+template <int kHints, class X>
+__device__ __forceinline__ X ld_stream(const X* p) {
+  if constexpr (kHints >= 1) {
+    return ld_hinted<false, false>(p);
+  } else {
+    return __ldg(p);
+  }
+}
+
 /// Gather of u (reused across rows): cached in L1, kept last in L2 with hints == 2.
 template <int kHints, class X>
 __device__ __forceinline__ X ld_gather(const X* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (kHints >= 2) {
-    if constexpr (sizeof(X) == 4) {
-      unsigned r;
-      asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;"
-          : "=r"(r)
-          : "l"(p), "l"(l2_policy_evict_last()));
-      X x;
-      memcpy(&x, &r, 4);
-      return x;
-    } else if constexpr (sizeof(X) == 8) {
-      unsigned long long r;
-      asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;"
-          : "=l"(r)
-          : "l"(p), "l"(l2_policy_evict_last()));
-      X x;
-      memcpy(&x, &r, 8);
-      return x;
-    }
+    return ld_hinted<true, true>(p);
+  } else {
+    return __ldg(p);
   }
-#endif
-  return __ldg(p);
 }
 
 /// A(i,j) as T: the stored value, or 1 for pattern graphs.

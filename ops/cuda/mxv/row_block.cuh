@@ -32,26 +32,7 @@ namespace spindle::detail::cuda {
 /// Loads of u that bypass L1 and stay longest in L2 (sm_80+; plain __ldg before).
 template <class X>
 __device__ __forceinline__ X ld_gather_cold(const X* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (sizeof(X) == 4) {
-    unsigned r;
-    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
-        : "=r"(r)
-        : "l"(p), "l"(l2_policy_evict_last()));
-    X x;
-    memcpy(&x, &r, 4);
-    return x;
-  } else if constexpr (sizeof(X) == 8) {
-    unsigned long long r;
-    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b64 %0, [%1], %2;"
-        : "=l"(r)
-        : "l"(p), "l"(l2_policy_evict_last()));
-    X x;
-    memcpy(&x, &r, 8);
-    return x;
-  }
-#endif
-  return __ldg(p);
+  return ld_hinted<false, true>(p);
 }
 
 /// u(j) through L1 for j < hot, around it otherwise.
