@@ -12,118 +12,188 @@ namespace spindle {
 
 const char* to_string(SemiringKind k) {
   switch (k) {
-    case SemiringKind::PlusTimes: return "plus_times";
-    case SemiringKind::MinPlus: return "min_plus";
-    case SemiringKind::MaxPlus: return "max_plus";
-    case SemiringKind::MaxTimes: return "max_times";
-    case SemiringKind::MinTimes: return "min_times";
-    case SemiringKind::PlusMin: return "plus_min";
-    case SemiringKind::LorLand: return "lor_land";
-    case SemiringKind::AnyPair: return "any_pair";
-    case SemiringKind::PlusPair: return "plus_pair";
-    case SemiringKind::MaxMin: return "max_min";
-    case SemiringKind::Custom: return "custom";
+    case SemiringKind::PlusTimes:
+      return "plus_times";
+    case SemiringKind::MinPlus:
+      return "min_plus";
+    case SemiringKind::MaxPlus:
+      return "max_plus";
+    case SemiringKind::MaxTimes:
+      return "max_times";
+    case SemiringKind::MinTimes:
+      return "min_times";
+    case SemiringKind::PlusMin:
+      return "plus_min";
+    case SemiringKind::LorLand:
+      return "lor_land";
+    case SemiringKind::AnyPair:
+      return "any_pair";
+    case SemiringKind::PlusPair:
+      return "plus_pair";
+    case SemiringKind::MaxMin:
+      return "max_min";
+    case SemiringKind::Custom:
+      return "custom";
   }
   return "?";
 }
 
 const char* to_string(BinaryOp op) {
   switch (op) {
-    case BinaryOp::First: return "first";
-    case BinaryOp::Second: return "second";
-    case BinaryOp::Plus: return "plus";
-    case BinaryOp::Minus: return "minus";
-    case BinaryOp::Times: return "times";
-    case BinaryOp::Div: return "div";
-    case BinaryOp::Min: return "min";
-    case BinaryOp::Max: return "max";
-    case BinaryOp::LOr: return "lor";
-    case BinaryOp::LAnd: return "land";
-    case BinaryOp::Any: return "any";
-    case BinaryOp::Pair: return "pair";
+    case BinaryOp::First:
+      return "first";
+    case BinaryOp::Second:
+      return "second";
+    case BinaryOp::Plus:
+      return "plus";
+    case BinaryOp::Minus:
+      return "minus";
+    case BinaryOp::Times:
+      return "times";
+    case BinaryOp::Div:
+      return "div";
+    case BinaryOp::Min:
+      return "min";
+    case BinaryOp::Max:
+      return "max";
+    case BinaryOp::LOr:
+      return "lor";
+    case BinaryOp::LAnd:
+      return "land";
+    case BinaryOp::Any:
+      return "any";
+    case BinaryOp::Pair:
+      return "pair";
   }
   return "?";
 }
 
 const char* to_string(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Identity: return "identity";
-    case UnaryOp::AInv: return "ainv";
-    case UnaryOp::MInv: return "minv";
-    case UnaryOp::Abs: return "abs";
-    case UnaryOp::One: return "one";
-    case UnaryOp::Relu: return "relu";
-    case UnaryOp::Sqrt: return "sqrt";
-    case UnaryOp::RSqrt: return "rsqrt";
-    case UnaryOp::PlusScalar: return "plus_scalar";
-    case UnaryOp::TimesScalar: return "times_scalar";
-    case UnaryOp::MinScalar: return "min_scalar";
-    case UnaryOp::MaxScalar: return "max_scalar";
-    case UnaryOp::DivByScalar: return "div_by_scalar";
-    case UnaryOp::ScalarDiv: return "scalar_div";
-    case UnaryOp::IsNonzero: return "is_nonzero";
+    case UnaryOp::Identity:
+      return "identity";
+    case UnaryOp::AInv:
+      return "ainv";
+    case UnaryOp::MInv:
+      return "minv";
+    case UnaryOp::Abs:
+      return "abs";
+    case UnaryOp::One:
+      return "one";
+    case UnaryOp::Relu:
+      return "relu";
+    case UnaryOp::Sqrt:
+      return "sqrt";
+    case UnaryOp::RSqrt:
+      return "rsqrt";
+    case UnaryOp::PlusScalar:
+      return "plus_scalar";
+    case UnaryOp::TimesScalar:
+      return "times_scalar";
+    case UnaryOp::MinScalar:
+      return "min_scalar";
+    case UnaryOp::MaxScalar:
+      return "max_scalar";
+    case UnaryOp::DivByScalar:
+      return "div_by_scalar";
+    case UnaryOp::ScalarDiv:
+      return "scalar_div";
+    case UnaryOp::IsNonzero:
+      return "is_nonzero";
   }
   return "?";
 }
 
 const char* to_string(Device d) {
   switch (d) {
-    case Device::Auto: return "auto";
-    case Device::Cpu: return "cpu";
-    case Device::Cuda: return "cuda";
+    case Device::Auto:
+      return "auto";
+    case Device::Cpu:
+      return "cpu";
+    case Device::Cuda:
+      return "cuda";
   }
   return "?";
 }
 
 const char* to_string(OpKind k) {
   switch (k) {
-    case OpKind::Mxv: return "mxv";
-    case OpKind::Vxm: return "vxm";
-    case OpKind::Mxm: return "mxm";
-    case OpKind::Sddmm: return "sddmm";
+    case OpKind::Mxv:
+      return "mxv";
+    case OpKind::Vxm:
+      return "vxm";
+    case OpKind::Mxm:
+      return "mxm";
+    case OpKind::Sddmm:
+      return "sddmm";
   }
   return "?";
 }
 
 const char* to_string(MxvKernel k) {
   switch (k) {
-    case MxvKernel::Auto: return "auto";
-    case MxvKernel::CpuRowBalanced: return "cpu_row_balanced";
-    case MxvKernel::RowPerThread: return "row_per_thread";
-    case MxvKernel::SubwarpPerRow: return "subwarp_per_row";
-    case MxvKernel::NnzSplitSegmented: return "nnz_split_segmented";
-    case MxvKernel::MergePath: return "merge_path";
-    case MxvKernel::RowBlock: return "row_block";
-    case MxvKernel::SellP: return "sell_p";
-    case MxvKernel::PushScatter: return "push_scatter";
-    case MxvKernel::Cusparse: return "cusparse";
+    case MxvKernel::Auto:
+      return "auto";
+    case MxvKernel::CpuRowBalanced:
+      return "cpu_row_balanced";
+    case MxvKernel::RowPerThread:
+      return "row_per_thread";
+    case MxvKernel::SubwarpPerRow:
+      return "subwarp_per_row";
+    case MxvKernel::NnzSplitSegmented:
+      return "nnz_split_segmented";
+    case MxvKernel::MergePath:
+      return "merge_path";
+    case MxvKernel::RowBlock:
+      return "row_block";
+    case MxvKernel::SellP:
+      return "sell_p";
+    case MxvKernel::PushScatter:
+      return "push_scatter";
+    case MxvKernel::Cusparse:
+      return "cusparse";
   }
   return "?";
 }
 
 const char* to_string(MxmKernel k) {
   switch (k) {
-    case MxmKernel::Auto: return "auto";
-    case MxmKernel::CpuRowBalanced: return "cpu_row_balanced";
-    case MxmKernel::ParallelReduceVec: return "parallel_reduce_vec";
-    case MxmKernel::RowCacheSeq: return "row_cache_seq";
-    case MxmKernel::NnzBalancedSeq: return "nnz_balanced_seq";
-    case MxmKernel::AsptTiled: return "aspt_tiled";
-    case MxmKernel::Cusparse: return "cusparse";
-    case MxmKernel::RowBlock: return "row_block";
+    case MxmKernel::Auto:
+      return "auto";
+    case MxmKernel::CpuRowBalanced:
+      return "cpu_row_balanced";
+    case MxmKernel::ParallelReduceVec:
+      return "parallel_reduce_vec";
+    case MxmKernel::RowCacheSeq:
+      return "row_cache_seq";
+    case MxmKernel::NnzBalancedSeq:
+      return "nnz_balanced_seq";
+    case MxmKernel::AsptTiled:
+      return "aspt_tiled";
+    case MxmKernel::Cusparse:
+      return "cusparse";
+    case MxmKernel::RowBlock:
+      return "row_block";
   }
   return "?";
 }
 
 const char* to_string(SddmmKernel k) {
   switch (k) {
-    case SddmmKernel::Auto: return "auto";
-    case SddmmKernel::CpuRowBalanced: return "cpu_row_balanced";
-    case SddmmKernel::Vct: return "vct";
-    case SddmmKernel::Iir: return "iir";
-    case SddmmKernel::Wmt: return "wmt";
-    case SddmmKernel::AsptTiled: return "aspt_tiled";
-    case SddmmKernel::Cusparse: return "cusparse";
+    case SddmmKernel::Auto:
+      return "auto";
+    case SddmmKernel::CpuRowBalanced:
+      return "cpu_row_balanced";
+    case SddmmKernel::Vct:
+      return "vct";
+    case SddmmKernel::Iir:
+      return "iir";
+    case SddmmKernel::Wmt:
+      return "wmt";
+    case SddmmKernel::AsptTiled:
+      return "aspt_tiled";
+    case SddmmKernel::Cusparse:
+      return "cusparse";
   }
   return "?";
 }
