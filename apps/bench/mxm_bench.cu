@@ -155,6 +155,7 @@ int main(int argc, char** argv) try {
       };
 
       std::vector<Plan> variants;
+      if (n == 1) variants.push_back(variant(MxmKernel::Spmv, 0));  // mxv's rules and kernels
       if (n <= 16) variants.push_back(variant(MxmKernel::ParallelReduceVec, 0));
       if (n <= 32 ||
           static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockAnyWidthBelowNnz) {

@@ -195,7 +195,7 @@ int cmd_gcn(const std::vector<std::string>& args) {
       std::string list;
       for (auto m : {MxmKernel::Auto, MxmKernel::CpuRowBalanced, MxmKernel::ParallelReduceVec,
                      MxmKernel::RowCacheSeq, MxmKernel::NnzBalancedSeq, MxmKernel::AsptTiled,
-                     MxmKernel::Cusparse, MxmKernel::RowBlock}) {
+                     MxmKernel::Cusparse, MxmKernel::RowBlock, MxmKernel::Spmv}) {
         list += (list.empty() ? "" : "|") + std::string(to_string(m));
       }
       p.fail("--kernel must be an mxm kernel: " + list + ", got '" + *k + "'");

@@ -174,6 +174,8 @@ const char* to_string(MxmKernel k) {
       return "cusparse";
     case MxmKernel::RowBlock:
       return "row_block";
+    case MxmKernel::Spmv:
+      return "spmv";
   }
   return "?";
 }
@@ -212,7 +214,7 @@ std::optional<MxvKernel> parse_mxv_kernel(const std::string& name) {
   return parse_enum<MxvKernel, static_cast<int>(MxvKernel::Cusparse) + 1>(name);
 }
 std::optional<MxmKernel> parse_mxm_kernel(const std::string& name) {
-  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::RowBlock) + 1>(name);
+  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::Spmv) + 1>(name);
 }
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name) {
   return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Cusparse) + 1>(name);
@@ -227,6 +229,10 @@ std::string Plan::kernel_name() const {
     case OpKind::Vxm:
       return to_string(mxv);
     case OpKind::Mxm:
+      // An SpMM at N = 1 that runs as an mxv names the mxv kernel too.
+      if (mxm == MxmKernel::Spmv && mxv != MxvKernel::Auto) {
+        return std::string(to_string(mxm)) + "/" + to_string(mxv);
+      }
       return to_string(mxm);
     case OpKind::Sddmm:
       return to_string(sddmm);

@@ -82,6 +82,14 @@ constexpr std::int64_t kVctMaxK = 128;
 
 constexpr int kDefaultBlockThreads = 256;
 
+// N = 1 is an SpMV: mxv's rules and kernels (relabelled columns, hot/cold gathers) were tuned
+// for exactly this. spindle bench mxm, H100, 2026-11-22, N = 1, ms: R-MAT 22 spmv (row_block over
+// relabelled columns) 0.484 against the best SpMM kernel (row_block) 0.599 and cuSPARSE 0.562;
+// R-MAT 20 0.108 / 0.151 / 0.142; uniform 22 0.616 / 0.612 / 0.583 (a tie: no relabelling
+// there); as20graph 0.010 / 0.011 / 0.013. A fused bias, activation or accumulator keeps the SpMM
+// kernels (spmm_run.cuh falls back to row_block).
+constexpr std::int64_t kSpmvN = 1;
+
 std::string fmt(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -101,6 +109,10 @@ std::string cuda_mxm_cannot(MxmKernel k, const MxmInfo& info) {
   if (k == MxmKernel::Cusparse && info.semiring != SemiringKind::PlusTimes) {
     return "cuSPARSE computes plus_times only";
   }
+  if (k == MxmKernel::Spmv && info.n != 1) {
+    return "spmv computes N = 1 only, this call has N = " + std::to_string(info.n);
+  }
+  if (k == MxmKernel::Spmv && info.accum) return "spmv runs without an accumulator";
   return "";
 }
 
@@ -124,7 +136,7 @@ int reduce_lanes(double avg_row) {
 
 }  // namespace
 
-Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& /*caps*/,
+Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
                    const Descriptor& desc) {
   Plan p = base(OpKind::Mxm);
   const double vb = static_cast<double>(value_bytes(info.value));
@@ -140,6 +152,19 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   const double row_us = static_cast<double>(stats.max_row) / in_flight * kGatherLatencyUs;
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
 
+  if (n == kSpmvN && !info.accum && desc.mxm_kernel == MxmKernel::Auto) {
+    MxvInfo mi;
+    mi.semiring = info.semiring;
+    mi.value = info.value;
+    mi.matrix_value = info.matrix_value;
+    mi.index = info.index;
+    const Plan mv = plan_mxv_cuda(stats, mi, caps, Descriptor{});
+    p.mxm = MxmKernel::Spmv;
+    p.mxv = mv.mxv;
+    p.params = mv.params;
+    p.reason = "N = 1: an SpMV with mxv's rules: " + mv.reason;
+    return p;
+  }
   const bool small_graph = stats.nnz < kRowBlockAnyWidthBelowNnz;
   const bool row_block = stats.avg_row < kLongAverageRow &&
                          (n <= kRowBlockMaxN || small_graph ||

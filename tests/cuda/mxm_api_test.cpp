@@ -68,7 +68,8 @@ TEST(MxmCudaApi, PlannerChosenKernelsMatchCpuBackendForEverySemiring) {
 TEST(MxmCudaApi, FusedBiasReluEpilogueMatchesCpuComposition) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const auto A = to_graph<std::int32_t, float>(make_shape(Shape::DenseRow5000, 4));
-  for (std::int64_t n : {3, 32, 100}) {
+  // N = 1 is planned as an SpMV; with an epilogue it runs row_block instead.
+  for (std::int64_t n : {1, 3, 32, 100}) {
     const DenseMatrix<float> B = random_dense<float>(A.cols(), n, 5);
     Vector<float> bias(n);
     for (std::int64_t c = 0; c < n; ++c) bias[c] = static_cast<float>(c % 5) / 4.0f - 0.5f;
@@ -138,6 +139,7 @@ TEST(MxmCudaApi, PlannerPicksByWidthAndSkew) {
   // A small graph (48K entries): row blocks at every width.
   const auto U = to_graph<std::int32_t, float>(make_shape(Shape::Uniform, 1));
   Descriptor d = on(Device::Cuda);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 1, d).mxm, MxmKernel::Spmv);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 2, d).mxm, MxmKernel::RowBlock);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::RowBlock);
   // 164K entries with a row of 20000: row blocks (long rows in pieces) up to N = 16, load
@@ -162,6 +164,12 @@ TEST(MxmCudaApi, TuningCachesOneWinnerPerWidthAndLaterCallsStillMatchCpu) {
   EXPECT_TRUE(again.from_cache);
   EXPECT_EQ(again.best.mxm, first.best.mxm);
   gpu_equals_cpu<semiring::plus_times<float>>(A, 33, 22);  // runs the tuned winner
+  // At N = 1 the SpMV route is one of the candidates.
+  const TuneResult one = tune_mxm<semiring::plus_times<float>>(A, 1);
+  bool has_spmv = false;
+  for (const auto& c : one.candidates) has_spmv = has_spmv || c.first.mxm == MxmKernel::Spmv;
+  EXPECT_TRUE(has_spmv);
+  gpu_equals_cpu<semiring::plus_times<float>>(A, 1, 23);
   const TuneResult sd = tune_sddmm<semiring::plus_times<float>>(A, 32);
   EXPECT_TRUE(sd.best.tuned);
   EXPECT_EQ(sd.candidates.size(), 3u);

@@ -21,6 +21,7 @@ struct KernelCase {
   MxmKernel kernel;
   LaunchParams params;
   std::string name;
+  MxvKernel mxv = MxvKernel::Auto;  ///< spmv: the mxv kernel (Auto: the mxv rules pick)
 };
 
 LaunchParams lp(int lanes, std::int64_t items, int tile) {
@@ -54,6 +55,8 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "nnz_balanced_seq/group form chunk 9"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 2), "nnz_balanced_seq/warp form"},
       {MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
+      // mxv's kernels at N = 1 without epilogue, row_block otherwise
+      {MxmKernel::Spmv, lp(0, 0, 0), "spmv"},
       {MxmKernel::AsptTiled, lp(0, 0, 0), "aspt_tiled"},
       {MxmKernel::AsptTiled, lp(0, 16, 32), "aspt_tiled/long row 16 tile 32"},
   };
@@ -66,6 +69,7 @@ Plan plan_for(const KernelCase& kc) {
   p.op = OpKind::Mxm;
   p.device = Device::Cuda;
   p.mxm = kc.kernel;
+  p.mxv = kc.mxv;
   p.params = kc.params;
   p.forced = true;
   return p;
@@ -192,6 +196,38 @@ TEST(MxmCudaRowBlock, VeryWideOutputsTakeSeveralLaunches) {
   m.val = {0.5, -2.0, 1.5};
   const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"}};
   check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 600001, rb, 41);
+}
+
+// N = 1 without an epilogue runs mxv's kernels (spmv_dense): each of them, with relabelled
+// columns where row_block can take them, for three semiring / index / value combinations and a
+// transposed B (a 1 x k row, the same bytes as a k x 1 column).
+TEST(MxmCudaSpmv, WidthOneRunsEachMxvKernel) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  std::vector<KernelCase> cases;
+  auto add = [&](MxvKernel k, int lanes, std::int64_t items, int tile, const std::string& name) {
+    cases.push_back({MxmKernel::Spmv, lp(lanes, items, tile), "spmv/" + name, k});
+  };
+  add(MxvKernel::RowPerThread, 0, 0, 0, "row_per_thread");
+  add(MxvKernel::SubwarpPerRow, 4, 0, 0, "subwarp_per_row/4");
+  add(MxvKernel::SubwarpPerRow, 32, 0, 0, "subwarp_per_row/32");
+  add(MxvKernel::NnzSplitSegmented, 0, 64, 0, "nnz_split_segmented/64");
+  add(MxvKernel::MergePath, 0, 0, 0, "merge_path");
+  add(MxvKernel::RowBlock, 0, 0, 0, "row_block");
+  add(MxvKernel::RowBlock, 0, 512, 1, "row_block/512+relabel");
+  add(MxvKernel::RowBlock, 0, 0, 1, "row_block+relabel");
+  std::uint64_t seed = 900;
+  Options tb;
+  tb.transpose_b = true;
+  for (Shape s : kAllShapes) {
+    SCOPED_TRACE(shape_name(s));
+    const Csr m = make_shape(s, seed++);
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 1, cases, seed++);
+    check_cases<semiring::max_plus<double>, std::int64_t, double>(m, 1, cases, seed++);
+    check_cases<semiring::plus_times<float>, std::int32_t, Pattern>(m, 1, cases, seed++, tb);
+  }
+  const Csr h = make_shape(Shape::HugeRow, seed++);  // long rows cut into pieces
+  check_cases<semiring::plus_times<float>, std::int32_t, float>(h, 1, cases, seed++);
+  check_cases<semiring::min_plus<float>, std::int32_t, float>(h, 1, cases, seed++);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllShapes, MxmCudaShapes, ::testing::ValuesIn(kAllShapes),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "ops/core/planner.hpp"
 #include "spindle/executor.hpp"
@@ -41,8 +42,42 @@ const GraphStats kBcsstk13 = stats_of(2003, 83883, 22.8, 95);
 const GraphStats kAs20 = stats_of(6474, 26467, 25.0, 1459);
 const GraphStats kEmail = stats_of(1005, 25571, 33.3, 334);
 
+TEST(MxmPlanner, WidthOneRunsAsAnSpmvWithTheMxvRulesPick) {
+  for (const GraphStats* s : {&kRmat22, &kUniform22, &kAs20, &kBcsstk13, &kEmail}) {
+    MxmInfo info;
+    info.n = 1;
+    const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
+    EXPECT_EQ(p.mxm, MxmKernel::Spmv);
+    MxvInfo mi;
+    const Plan mv = plan_mxv_cuda(*s, mi, reference_hopper_caps(), Descriptor{});
+    EXPECT_EQ(p.mxv, mv.mxv);
+    EXPECT_EQ(p.params.tile, mv.params.tile);
+    EXPECT_EQ(p.params.lanes_per_row, mv.params.lanes_per_row);
+    EXPECT_NE(p.reason.find("SpMV"), std::string::npos) << p.reason;
+    EXPECT_EQ(p.kernel_name(), std::string("spmv/") + to_string(mv.mxv));
+  }
+  // An accumulator keeps the SpMM kernels; forcing spmv at N > 1 falls back with a reason.
+  MxmInfo acc;
+  acc.n = 1;
+  acc.accum = true;
+  EXPECT_EQ(plan_mxm_cuda(kRmat22, acc, reference_hopper_caps(), Descriptor{}).mxm,
+            MxmKernel::RowBlock);
+  MxmInfo wide;
+  wide.n = 2;
+  Descriptor d;
+  d.mxm_kernel = MxmKernel::Spmv;
+  const Plan f = plan_mxm_cuda(kRmat22, wide, reference_hopper_caps(), d);
+  EXPECT_EQ(f.mxm, MxmKernel::RowBlock);
+  EXPECT_FALSE(f.forced);
+  EXPECT_NE(f.reason.find("spmv computes N = 1 only"), std::string::npos) << f.reason;
+  wide.n = 1;
+  const Plan g = plan_mxm_cuda(kRmat22, wide, reference_hopper_caps(), d);
+  EXPECT_EQ(g.mxm, MxmKernel::Spmv);
+  EXPECT_TRUE(g.forced);
+}
+
 TEST(MxmPlanner, NarrowWidthsTakeRowBlocksUnlessRowsAreLong) {
-  for (std::int64_t n : {1, 2, 3, 4, 8}) {
+  for (std::int64_t n : {2, 3, 4, 8}) {
     EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::RowBlock) << "N = " << n;
     EXPECT_EQ(mxm_pick(kUniform22, n), MxmKernel::RowBlock) << "N = " << n;
     EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
@@ -69,7 +104,7 @@ TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {
 }
 
 TEST(MxmPlanner, LongAverageRowsKeepParallelReductionUpToSixteen) {
-  for (std::int64_t n : {1, 8, 16}) {
+  for (std::int64_t n : {2, 8, 16}) {
     EXPECT_EQ(mxm_pick(kBcsstk13, n), MxmKernel::ParallelReduceVec) << "N = " << n;
     EXPECT_EQ(mxm_pick(kEmail, n), MxmKernel::ParallelReduceVec) << "N = " << n;
   }

@@ -49,6 +49,7 @@ enum class MxmKernel : std::uint8_t {
   AsptTiled,          ///< row panels + dense column tiles in shared memory (004 §3-4)
   Cusparse,           ///< cuSPARSE cusparseSpMM (baseline)
   RowBlock,           ///< CSR-Stream blocks of whole rows, products in shared memory (narrow N)
+  Spmv,               ///< N = 1 without epilogue: runs as an mxv, with the mxv planner's kernel
 };
 
 /// SDDMM kernels (sampled dense-dense, K = inner dimension).

@@ -30,6 +30,7 @@
 #include "ops/cuda/mxm/row_block.cuh"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 #include "ops/cuda/mxm/tuning.hpp"
+#include "ops/cuda/mxv/spmv_dense.hpp"
 #include "spindle/debug/allocation.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
@@ -266,6 +267,21 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       run_balanced<S>(a, static_cast<std::int64_t>(G.nnz()), static_cast<const I*>(nullptr), G,
                       "csr", l.chunk, l.tile, l.form, stream);
       return;
+    case MxmKernel::Spmv:
+      // N = 1 without an epilogue is an mxv (plan.mxv / params: the mxv rules' pick).
+      if (a.n == 1 && a.ldb == 1 && a.ldc == 1 && a.epi.bias == nullptr &&
+          a.epi.act == UnaryOp::Identity && !a.epi.accum.enabled) {
+        spmv_dense<S>(plan, G, a.b, a.c, stream);
+        return;
+      }
+      if (plan_logging_enabled()) {
+        Plan instead = plan;
+        instead.mxm = MxmKernel::RowBlock;
+        instead.params = LaunchParams{};
+        instead.reason = "spmv needs N = 1 and no bias, activation or accumulator";
+        log_plan(instead);
+      }
+      [[fallthrough]];
     case MxmKernel::RowBlock: {
       // Small graphs keep rows up to 8 blocks' worth in one block, so one launch (mxv's rule,
       // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
@@ -329,6 +345,8 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   auto add = [&](MxmKernel k, int lanes, int form) {
     Plan p = base;
     p.mxm = k;
+    p.mxv = MxvKernel::Auto;  // spmv: the mxv rules choose (base may carry the planner's mxv pick
+                              // without the parameters it goes with)
     p.params = LaunchParams{};
     p.params.block_threads = 256;
     p.params.lanes_per_row = lanes;
@@ -343,6 +361,7 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   // row_block: narrow N, and any N on small graphs, where one launch of many short blocks
   // can beat the row kernels' longest row.
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
+  if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
   add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
@@ -366,6 +385,11 @@ std::vector<std::pair<Plan, double>> time_spmm_candidates(
 
 inline std::string spmm_label(const Plan& p) {
   std::string s = to_string(p.mxm);
+  if (p.mxm == MxmKernel::Spmv) {  // params are the mxv kernel's (tile 1: relabelled columns)
+    if (p.mxv != MxvKernel::Auto) s += std::string("/") + to_string(p.mxv);
+    if (p.params.tile == 1) s += "+relabel";
+    return s;
+  }
   if (p.params.tile > 0) s += "/tile " + std::to_string(p.params.tile);
   if (p.mxm == MxmKernel::ParallelReduceVec && p.params.lanes_per_row > 0) {
     s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";

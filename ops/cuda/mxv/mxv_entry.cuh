@@ -13,12 +13,14 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
 #include "ops/cuda/cusparse/spmv.hpp"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
 #include "ops/cuda/mxv/partition.hpp"
 #include "ops/cuda/mxv/row_block.cuh"
 #include "ops/cuda/mxv/row_per_thread.cuh"
+#include "ops/cuda/mxv/spmv_dense.hpp"
 #include "ops/cuda/mxv/subwarp_per_row.cuh"
 #include "ops/cuda/mxv/tuned.hpp"
 #include "spindle/executor.hpp"
@@ -152,6 +154,43 @@ inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_
   }
 }
 
+/// Runs `chosen` over M with the operands in `a`: the kernel that can really run (declines
+/// logged), u relabelled first when the plan asks for it (simple path only), or cuSPARSE.
+template <class S, bool kGeneral, class T, class I, class V, class VV>
+void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, VV> a,
+                        cudaStream_t stream) {
+  Context& ctx = context();
+  const bool cusparse_ok = S::kind == SemiringKind::PlusTimes && !kGeneral;
+  std::string why;
+  const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, M.stats().nnz, why);
+  if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
+  std::int64_t hot = kAllHot;
+  if (!kGeneral && kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
+    // Only columns with entries get new ids [0, used): the rest of u is never read.
+    const ColumnRelabel rl = column_relabel(M);
+    T* relabelled = static_cast<T*>(ctx.input_scratch(
+        static_cast<std::size_t>(std::max<std::int64_t>(rl.used, 1)) * sizeof(T)));
+    if (rl.used > 0) {
+      launch_gather(a.u, static_cast<const I*>(rl.perm), rl.used, relabelled, stream);
+    }
+    a.A.col_idx = static_cast<const I*>(rl.col_idx);
+    a.u = relabelled;
+    hot = kHotBytes / static_cast<std::int64_t>(sizeof(T));
+  }
+  if (kernel == MxvKernel::Cusparse) {
+    if constexpr (S::kind == SemiringKind::PlusTimes) {
+      const DeviceCsr<I, T> dv = device_csr<T>(M);
+      // For cuSPARSE, params.tile picks the algorithm: 2 = CSR_ALG2, else ALG_DEFAULT.
+      CusparseSpmv<T, I> spmv(
+          dv, a.u, a.out.w, chosen.params.tile == 2 ? CusparseAlg::CsrAlg2 : CusparseAlg::Default);
+      spmv.run();
+      if (a.out.present != nullptr) launch_row_presence(dv.row_ptr, dv.rows, a.out.present, stream);
+    }
+  } else {
+    launch_mxv_kernel<S, kGeneral>(chosen, kernel, M, a, hot, stream);
+  }
+}
+
 /// w<mask> = accum(w, M ⊕.⊗ u) over the rows of M (A, or A^T for transposed calls and vxm).
 template <class S, class T, class I, class V>
 void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, const Graph<I, V>& M,
@@ -205,37 +244,10 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
       log_plan(chosen);
     }
   }
-  const bool cusparse_ok = S::kind == SemiringKind::PlusTimes && !general;
-  std::string why;
-  const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, st.nnz, why);
-  if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
-  const cudaStream_t stream = ctx.stream;
-  std::int64_t hot = kAllHot;
-  if (!general && kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
-    // Only columns with entries get new ids [0, used): the rest of u is never read.
-    const ColumnRelabel rl = column_relabel(M);
-    T* relabelled = static_cast<T*>(ctx.input_scratch(
-        static_cast<std::size_t>(std::max<std::int64_t>(rl.used, 1)) * sizeof(T)));
-    if (rl.used > 0) {
-      launch_gather(a.u, static_cast<const I*>(rl.perm), rl.used, relabelled, stream);
-    }
-    a.A.col_idx = static_cast<const I*>(rl.col_idx);
-    a.u = relabelled;
-    hot = kHotBytes / static_cast<std::int64_t>(sizeof(T));
-  }
-  if (kernel == MxvKernel::Cusparse) {
-    if constexpr (S::kind == SemiringKind::PlusTimes) {
-      const DeviceCsr<I, T> dv = device_csr<T>(M);
-      // For cuSPARSE, params.tile picks the algorithm: 2 = CSR_ALG2, else ALG_DEFAULT.
-      CusparseSpmv<T, I> spmv(
-          dv, a.u, a.out.w, chosen.params.tile == 2 ? CusparseAlg::CsrAlg2 : CusparseAlg::Default);
-      spmv.run();
-      if (a.out.present != nullptr) launch_row_presence(dv.row_ptr, dv.rows, a.out.present, stream);
-    }
-  } else if (general) {
-    launch_mxv_kernel<S, true>(chosen, kernel, M, a, hot, stream);
+  if (general) {
+    launch_planned_mxv<S, true>(chosen, M, a, ctx.stream);
   } else {
-    launch_mxv_kernel<S, false>(chosen, kernel, M, a, hot, stream);
+    launch_planned_mxv<S, false>(chosen, M, a, ctx.stream);
   }
   mark_written(w, full);
 }
@@ -255,6 +267,45 @@ void vxm(const Plan& plan, Vector<typename S::value_type>& w, const Mask& mask, 
   run_pull<PullSemiring<S>>(plan, w, mask, accum, transpose_a ? A : A.transpose(), u, replace);
 }
 
+template <class S, class I, class V>
+void spmv_dense(const Plan& plan, const Graph<I, V>& M, const typename S::value_type* u,
+                typename S::value_type* w, cudaStream_t stream) {
+  using T = typename S::value_type;
+  constexpr bool kPair = S::kind == SemiringKind::AnyPair || S::kind == SemiringKind::PlusPair;
+  constexpr bool kPattern = is_pattern_v<V> || kPair;
+  using VV = std::conditional_t<kPattern, Pattern, T>;
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  if (M.rows() == 0) return;
+  Plan chosen = plan;
+  if (!plan.forced && !plan.tuned) {
+    if (auto tuned = tuned_mxv_plan(M, S::kind, value_kind_of<T>())) chosen = *tuned;
+  }
+  chosen.op = OpKind::Mxv;
+  if (chosen.mxv == MxvKernel::Auto) {  // forced or tuned spmv: the mxv rules pick the kernel
+    MxvInfo info;
+    info.semiring = S::kind;
+    info.value = value_kind_of<T>();
+    info.matrix_value = value_kind_of<V>();
+    info.index = index_kind_of<I>();
+    const Plan mv = plan_mxv_cuda(M.stats(), info, device_caps(), Descriptor{});
+    chosen.mxv = mv.mxv;
+    chosen.params = mv.params;
+  }
+  MxvArgs<T, I, VV> a;
+  if constexpr (kPattern) {
+    a.A = device_pattern(M);
+  } else {
+    a.A = device_csr<T>(M);
+  }
+  a.u = u;
+  a.identity = S::identity();
+  a.terminal = S::terminal();
+  a.out.w = w;
+  a.out.identity = a.identity;
+  launch_planned_mxv<S, false>(chosen, M, a, stream);
+}
+
 }  // namespace spindle::detail::cuda
 
 /// Instantiates the backend's mxv and vxm for one (S, I, V).
@@ -266,4 +317,7 @@ void vxm(const Plan& plan, Vector<typename S::value_type>& w, const Mask& mask, 
   template void spindle::detail::cuda::vxm<S, I, V>(                                              \
       const ::spindle::Plan&, ::spindle::Vector<typename S::value_type>&, const ::spindle::Mask&, \
       ::spindle::Accum, const ::spindle::Vector<typename S::value_type>&,                         \
-      const ::spindle::Graph<I, V>&, bool, bool);
+      const ::spindle::Graph<I, V>&, bool, bool);                                                 \
+  template void spindle::detail::cuda::spmv_dense<S, I, V>(                                       \
+      const ::spindle::Plan&, const ::spindle::Graph<I, V>&, const typename S::value_type*,       \
+      typename S::value_type*, cudaStream_t);
