@@ -52,6 +52,11 @@ __global__ void __launch_bounds__(BT)
   constexpr int F = WP / VEC;  // fragments per entry
   __shared__ Frag<T, VEC> prod[NB * F];
   __shared__ T red[BT / 32][WP];
+  // The block's row offsets relative to k0 (at most NB rows): the reduction below runs up to
+  // NB·WP/BT rounds of row groups (32 at WP = 8), and reading each round's offsets from global
+  // memory made every round wait for a load (as20graph: 250 rows per block). 4 KB: within the
+  // occupancy prod already sets (6 blocks per SM at WP = 8 floats).
+  __shared__ int rp_s[NB + 1];
   const RowBlockDesc d = desc[blockIdx.x];
   const std::int64_t col0 = (pass0 + static_cast<std::int64_t>(blockIdx.y)) * WP;
   const int tid = static_cast<int>(threadIdx.x);
@@ -124,6 +129,14 @@ __global__ void __launch_bounds__(BT)
     return;
   }
 
+  // 0. The row offsets: loads issued now, stored to shared memory after the gathers' loads.
+  constexpr int kOffsetRounds = NB / BT + 1;
+  I off[kOffsetRounds];
+#pragma unroll
+  for (int u = 0; u < kOffsetRounds; ++u) {
+    const int i = u * BT + tid;
+    off[u] = i <= d.rows ? __ldg(a.row_ptr + d.r0 + i) : I(0);
+  }
   // 1. Products of the block's entries, four entries (4·F independent loads) per thread.
   {
     T p[4][WP];
@@ -146,6 +159,11 @@ __global__ void __launch_bounds__(BT)
       }
     }
   }
+#pragma unroll
+  for (int u = 0; u < kOffsetRounds; ++u) {
+    const int i = u * BT + tid;
+    if (i <= d.rows) rp_s[i] = static_cast<int>(static_cast<std::int64_t>(off[u]) - d.k0);
+  }
   __syncthreads();
   const T* prod_t = reinterpret_cast<const T*>(prod);  // entry t, column c at t·WP + c
   // 2. Rows: WP consecutive threads per lane (one per column), L lanes per row, lane-strided
@@ -163,8 +181,8 @@ __global__ void __launch_bounds__(BT)
     const std::int64_t r = d.r0 + rr;
     T s = a.identity;
     if (rr < d.rows) {
-      const int b = static_cast<int>(static_cast<std::int64_t>(__ldg(a.row_ptr + r)) - d.k0);
-      const int e = static_cast<int>(static_cast<std::int64_t>(__ldg(a.row_ptr + r + 1)) - d.k0);
+      const int b = rp_s[rr];
+      const int e = rp_s[rr + 1];
       for (int t = b + lane; t < e; t += L) s = S::add(s, prod_t[t * WP + c]);
     }
     for (int off = L >> 1; off > 0; off >>= 1) {
