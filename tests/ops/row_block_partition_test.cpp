@@ -15,10 +15,12 @@ namespace spindle::detail::cuda {
 namespace {
 
 template <class I>
-void check_partition(const std::vector<I>& rp, int bt, std::int64_t factor = kRowBlockLongFactor) {
+void check_partition(const std::vector<I>& rp, int bt, std::int64_t factor = kRowBlockLongFactor,
+                     std::int64_t long_len = 0) {
   const std::int64_t n = static_cast<std::int64_t>(rp.size()) - 1;
   const std::int64_t nb = 4 * static_cast<std::int64_t>(bt);
-  const RowBlocks rb = build_row_blocks(rp.data(), n, bt, factor);
+  const std::int64_t shared_max = long_len > 0 ? long_len : bt;
+  const RowBlocks rb = build_row_blocks(rp.data(), n, bt, factor, long_len);
   std::vector<int> written(static_cast<std::size_t>(n), 0);
   std::vector<std::int64_t> covered(static_cast<std::size_t>(rp[n]), 0);
   const std::int64_t piece = factor * nb;
@@ -36,13 +38,13 @@ void check_partition(const std::vector<I>& rp, int bt, std::int64_t factor = kRo
       ASSERT_GE(d.slot, 0);
       ASSERT_LE(d.slot, 5);
       for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) {
-        ASSERT_LE(rp[r + 1] - rp[r], bt) << "a long row shares a block";
+        ASSERT_LE(rp[r + 1] - rp[r], shared_max) << "a long row shares a block";
         ++written[static_cast<std::size_t>(r)];
       }
     } else if (d.kind == kRowBlockSingle) {
       ASSERT_EQ(d.rows, 1);
       ASSERT_EQ(d.nk, rp[d.r0 + 1] - rp[d.r0]);
-      ASSERT_GT(d.nk, bt);
+      ASSERT_GT(d.nk, shared_max);
       ++written[static_cast<std::size_t>(d.r0)];
     } else {
       ASSERT_EQ(d.kind, kRowBlockPiece);
@@ -85,6 +87,41 @@ TEST(RowBlockPartition, CoversEveryRowAndEntryOnceForRandomSkewedRows) {
     check_partition(offsets<std::int32_t>(lens), 128);
     check_partition(offsets<std::int64_t>(lens), 256);
     check_partition(offsets<std::int32_t>(lens), 128, kRowBlockSmallGraphLongFactor);
+    check_partition(offsets<std::int32_t>(lens), 256, kRowBlockSmallGraphLongFactor, 64);
+  }
+}
+
+// SpMM's small-graph partition (spmm_run.cuh): rows of more than 64 entries never share a block,
+// so no row block takes extra lanes for a long row.
+TEST(RowBlockPartition, ShorterLongRowLimitGivesMidRowsBlocksOfTheirOwn) {
+  const std::vector<std::int64_t> lens = {1, 2, 64, 65, 3, 200, 256, 257, 1, 1, 4000, 2};
+  const auto rp = offsets<std::int32_t>(lens);
+  check_partition(rp, 256, kRowBlockSmallGraphLongFactor, 64);
+  const RowBlocks rb = build_row_blocks(rp.data(), static_cast<std::int64_t>(lens.size()), 256,
+                                        kRowBlockSmallGraphLongFactor, 64);
+  int singles = 0;
+  for (const RowBlockDesc& d : rb.desc) {
+    if (d.kind == kRowBlockSingle) {
+      ++singles;
+      EXPECT_GT(d.nk, 64);
+    } else if (d.kind == kRowBlockRows) {
+      // Lanes come from the row count alone (fill the block in one round), never from a long row.
+      int lg = 0;
+      while (lg < 5 && std::int64_t{d.rows} * (std::int64_t{2} << lg) <= 256) ++lg;
+      EXPECT_EQ(d.slot, lg) << "rows " << d.r0 << "+" << d.rows;
+    }
+  }
+  EXPECT_EQ(singles, 5);  // 65, 200, 256, 257, 4000 (below 8 blocks' worth: no pieces)
+  EXPECT_TRUE(rb.longs.empty());
+  // A limit at or above the block's threads changes nothing.
+  const RowBlocks same = build_row_blocks(rp.data(), static_cast<std::int64_t>(lens.size()), 256,
+                                          kRowBlockSmallGraphLongFactor, 512);
+  const RowBlocks base = build_row_blocks(rp.data(), static_cast<std::int64_t>(lens.size()), 256,
+                                          kRowBlockSmallGraphLongFactor);
+  ASSERT_EQ(same.desc.size(), base.desc.size());
+  for (std::size_t i = 0; i < same.desc.size(); ++i) {
+    EXPECT_EQ(same.desc[i].r0, base.desc[i].r0);
+    EXPECT_EQ(same.desc[i].kind, base.desc[i].kind);
   }
 }
 

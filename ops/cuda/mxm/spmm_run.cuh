@@ -42,6 +42,13 @@ namespace spindle::detail::cuda {
 
 /// row_block on graphs below this many entries cuts rows into pieces of 8 blocks, not 1.
 constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
+/// ... and gives rows longer than this a block of their own (not from 256 entries, mxv's rule).
+/// A row block reduces with W·L threads per row (W columns of the pass, L lanes: the partition
+/// picks L = 4 when a row of the block has more than 64 entries), so with W = 8 a block of 200
+/// short rows took 26 rounds of 8 rows each. ncu on as20graph (H100, N = 8 and 256): 1300
+/// instructions per warp, a block's critical path 19 us; with rows of 65-256 entries in blocks
+/// of their own the row blocks keep L = 1 (32 rows per round).
+constexpr std::int64_t kSpmmSmallGraphLongRow = 64;
 /// Graphs below this many entries also try row_block at wide N (tuning, benchmark).
 constexpr std::int64_t kSpmmRowBlockAnyWidthBelowNnz = std::int64_t{1} << 20;
 /// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
@@ -285,11 +292,10 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
     case MxmKernel::RowBlock: {
       // Small graphs keep rows up to 8 blocks' worth in one block, so one launch (mxv's rule,
       // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
+      const bool small = static_cast<std::int64_t>(G.nnz()) < kSpmmRowBlockOneLaunchBelowNnz;
       const RowBlockPartition part =
-          row_block_partition(G, 256,
-                              static_cast<std::int64_t>(G.nnz()) < kSpmmRowBlockOneLaunchBelowNnz
-                                  ? kRowBlockSmallGraphLongFactor
-                                  : kRowBlockLongFactor);
+          small ? row_block_partition(G, 256, kRowBlockSmallGraphLongFactor, kSpmmSmallGraphLongRow)
+                : row_block_partition(G, 256, kRowBlockLongFactor);
       DeviceBuffer partial(static_cast<std::size_t>(part.pieces * a.n) * sizeof(T),
                            "row_block partials");
       launch_spmm_row_block<S>(a, part, partial.template as<T>(), stream);

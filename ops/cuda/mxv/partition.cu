@@ -87,12 +87,13 @@ MergePathPartition merge_path_partition(const Graph<I, V>& A, int k_items) {
 
 template <class I, class V>
 RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
-                                      std::int64_t long_factor) {
+                                      std::int64_t long_factor, std::int64_t long_len) {
   const auto& slot = A.template extension<PartitionSlot>(
-      "cuda.mxv.row_block." + std::to_string(block_threads) + "." + std::to_string(long_factor),
+      "cuda.mxv.row_block." + std::to_string(block_threads) + "." + std::to_string(long_factor) +
+          (long_len > 0 ? "." + std::to_string(long_len) : std::string()),
       [&] {
         const RowBlocks rb =
-            build_row_blocks(A.row_ptr().data(), A.rows(), block_threads, long_factor);
+            build_row_blocks(A.row_ptr().data(), A.rows(), block_threads, long_factor, long_len);
         const std::vector<RowBlockDesc>& desc = rb.desc;
         const std::vector<RowBlockLong>& longs = rb.longs;
         const std::int64_t pieces = rb.pieces;
@@ -232,11 +233,12 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
   return {slot.a.get(), slot.b.get(), slot.used};
 }
 
-#define SPINDLE_PARTITION_(I, V)                                                          \
-  template NnzSplitPartition nnz_split_partition<I, V>(const Graph<I, V>&, std::int64_t); \
-  template MergePathPartition merge_path_partition<I, V>(const Graph<I, V>&, int);        \
-  template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);                        \
-  template RowBlockPartition row_block_partition<I, V>(const Graph<I, V>&, int, std::int64_t);
+#define SPINDLE_PARTITION_(I, V)                                                              \
+  template NnzSplitPartition nnz_split_partition<I, V>(const Graph<I, V>&, std::int64_t);     \
+  template MergePathPartition merge_path_partition<I, V>(const Graph<I, V>&, int);            \
+  template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);                            \
+  template RowBlockPartition row_block_partition<I, V>(const Graph<I, V>&, int, std::int64_t, \
+                                                       std::int64_t);
 
 SPINDLE_PARTITION_(std::int32_t, float)
 SPINDLE_PARTITION_(std::int32_t, double)

@@ -73,9 +73,11 @@ struct RowBlockPartition {
   const RowBlockLong* longs = nullptr;  ///< device, `n_long` entries
   std::int64_t pieces = 0;              ///< partial results the long rows need
 };
+/// `long_len` (0: block_threads) is the longest row that shares a block; SpMM lowers it on small
+/// graphs (spmm_run.cuh) so that row blocks reduce with one lane per row and column.
 template <class I, class V>
 RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
-                                      std::int64_t long_factor);
+                                      std::int64_t long_factor, std::int64_t long_len = 0);
 
 /// The host side of row_block_partition (plain code, tested on CPU-only builds): one pass over
 /// the n + 1 row offsets.
@@ -86,10 +88,14 @@ struct RowBlocks {
 };
 template <class I>
 RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads,
-                           std::int64_t long_factor = kRowBlockLongFactor) {
+                           std::int64_t long_factor = kRowBlockLongFactor,
+                           std::int64_t long_len_req = 0) {
   RowBlocks rb;
   const std::int64_t nb = 4 * static_cast<std::int64_t>(block_threads);
-  const std::int64_t long_len = block_threads;  // longer rows never share a block
+  // Longer rows never share a block (at most block_threads: a single block's threads take a row
+  // of up to long_factor x NB entries, four entries each per round).
+  const std::int64_t long_len =
+      long_len_req > 0 && long_len_req < block_threads ? long_len_req : block_threads;
   const std::int64_t piece = long_factor * nb;
   auto at = [&](std::int64_t r) { return static_cast<std::int64_t>(row_ptr[r]); };
   std::int64_t r = 0;
