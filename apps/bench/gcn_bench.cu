@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "apps/bench/mxm_bench.cuh"
+#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/loaders/npy.hpp"
+#include "spindle/ops/mxm.hpp"
 
 using namespace spindle;
 using namespace spindle::bench;
@@ -111,6 +113,49 @@ int main(int argc, char** argv) try {
   const DenseMatrix<float>& out = ws.out.back();
   const float* gpu_out = out.data();  // const access: one download
 
+  // Where the time goes: each layer's GEMM and SpMM (with its fused epilogue) timed alone, in the
+  // order gcn_inference_normalized runs them (transform first unless aggregating is cheaper).
+  std::vector<std::pair<std::string, double>> stages;
+  {
+    const Descriptor d = Descriptor{}.on(Device::Cuda);
+    const DenseMatrix<float>* in = &X;
+    for (std::size_t l = 0; l < model.weights.size(); ++l) {
+      const DenseMatrix<float>& W = model.weights[l];
+      const bool last = l + 1 == model.weights.size();
+      const std::string tag = "layer " + std::to_string(l + 1);
+      DenseMatrix<float>& tmp = ws.tmp[l];
+      DenseMatrix<float>& o = ws.out[l];
+      const std::string shape = std::to_string(in->cols()) + "x" + std::to_string(W.cols());
+      if (gcn_aggregate_first(W.rows(), W.cols(), GcnOrder::Auto)) {
+        stages.emplace_back(
+            tag + " SpMM N=" + std::to_string(in->cols()),
+            time_runs([&] { mxm(tmp, semiring::plus_times<float>{}, A_hat, *in, d); }, s, 1, reps)
+                .median);
+        stages.emplace_back(tag + " GEMM " + shape,
+                            time_runs([&] { gemm(o, tmp, W, Device::Cuda); }, s, 1, reps).median);
+      } else {
+        stages.emplace_back(tag + " GEMM " + shape,
+                            time_runs([&] { gemm(tmp, *in, W, Device::Cuda); }, s, 1, reps).median);
+        MxmEpilogue<float> epi;
+        epi.bias = &model.biases[l];
+        epi.act = last ? UnaryOp::Identity : UnaryOp::Relu;
+        stages.emplace_back(
+            tag + " SpMM N=" + std::to_string(W.cols()) + " +bias" + (last ? "" : "+relu"),
+            time_runs([&] { mxm(o, semiring::plus_times<float>{}, A_hat, tmp, epi, d); }, s, 1,
+                      reps)
+                .median);
+      }
+      in = &o;
+    }
+  }
+  double stage_sum = 0;
+  for (const auto& st : stages) {
+    std::printf("#   %-32s %8.3f ms\n", st.first.c_str(), st.second);
+    stage_sum += st.second;
+  }
+  std::printf("#   %-32s %8.3f ms (the whole inference: %.3f ms)\n", "sum of the stages", stage_sum,
+              t.median);
+
   // The same with TF32 tensor-core GEMMs (SPINDLE_GEMM_TF32, ops/cuda/gemm): the SpMMs and the
   // epilogues are unchanged; reported with its difference from the FP32 result.
   setenv("SPINDLE_GEMM_TF32", "1", 1);
@@ -179,6 +224,7 @@ int main(int argc, char** argv) try {
       .num("normalize_ms", norm_ms)
       .num("cpu_ms", cpu_ms)
       .num("rel_diff_vs_cpu", rel);
+  for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
   return rel >= 0 && rel > 1e-4 ? 1 : 0;
 } catch (const std::exception& e) {
