@@ -191,6 +191,30 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
   }
 }
 
+/// The values the kernels read from M: none (Pattern) for pattern graphs and for semirings whose
+/// multiply ignores A's value (half the bytes), else M's values as T.
+template <class S, class V>
+using MxvValues = std::conditional_t<is_pattern_v<V> || S::kind == SemiringKind::AnyPair ||
+                                         S::kind == SemiringKind::PlusPair,
+                                     Pattern, typename S::value_type>;
+
+/// Kernel arguments with M on the device and the semiring's constants; u and the output are the
+/// caller's to set.
+template <class S, class I, class V>
+MxvArgs<typename S::value_type, I, MxvValues<S, V>> mxv_args_for(const Graph<I, V>& M) {
+  using T = typename S::value_type;
+  MxvArgs<T, I, MxvValues<S, V>> a;
+  if constexpr (is_pattern_v<MxvValues<S, V>>) {
+    a.A = device_pattern(M);
+  } else {
+    a.A = device_csr<T>(M);
+  }
+  a.identity = S::identity();
+  a.terminal = S::terminal();
+  a.out.identity = a.identity;
+  return a;
+}
+
 /// w<mask> = accum(w, M ⊕.⊗ u) over the rows of M (A, or A^T for transposed calls and vxm).
 template <class S, class T, class I, class V>
 void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, const Graph<I, V>& M,
@@ -200,10 +224,6 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const GraphStats& st = M.stats();
   if (st.rows == 0) return;
-  // Semirings whose multiply ignores A's value read the pattern only: half the bytes.
-  constexpr bool kPair = S::kind == SemiringKind::AnyPair || S::kind == SemiringKind::PlusPair;
-  constexpr bool kPattern = is_pattern_v<V> || kPair;
-  using VV = std::conditional_t<kPattern, Pattern, T>;
 
   const VecIn<T> uin = device_in(u);
   const bool u_full = uin.presence == nullptr;
@@ -218,22 +238,14 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   const bool full = no_mask ? (accum.enabled ? (old_full || t_full) : t_full)
                             : (!replace && old_full && (accum.enabled || t_full));
 
-  MxvArgs<T, I, VV> a;
-  if constexpr (kPattern) {
-    a.A = device_pattern(M);
-  } else {
-    a.A = device_csr<T>(M);
-  }
+  auto a = mxv_args_for<S>(M);
   a.u = uin.values;
   a.u_present = uin.presence;
-  a.identity = S::identity();
-  a.terminal = S::terminal();
   a.out.w = wout.values;
   a.out.present = wout.presence;
   a.out.mask = dm;
   a.out.accum = accum;
   a.out.replace = replace;
-  a.out.identity = a.identity;
 
   // A winner of tuning mode (spindle/cuda/tune.hpp) replaces the rule-based pick.
   Plan chosen = plan;
@@ -271,9 +283,6 @@ template <class S, class I, class V>
 void spmv_dense(const Plan& plan, const Graph<I, V>& M, const typename S::value_type* u,
                 typename S::value_type* w, cudaStream_t stream) {
   using T = typename S::value_type;
-  constexpr bool kPair = S::kind == SemiringKind::AnyPair || S::kind == SemiringKind::PlusPair;
-  constexpr bool kPattern = is_pattern_v<V> || kPair;
-  using VV = std::conditional_t<kPattern, Pattern, T>;
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   if (M.rows() == 0) return;
@@ -292,17 +301,9 @@ void spmv_dense(const Plan& plan, const Graph<I, V>& M, const typename S::value_
     chosen.mxv = mv.mxv;
     chosen.params = mv.params;
   }
-  MxvArgs<T, I, VV> a;
-  if constexpr (kPattern) {
-    a.A = device_pattern(M);
-  } else {
-    a.A = device_csr<T>(M);
-  }
+  auto a = mxv_args_for<S>(M);
   a.u = u;
-  a.identity = S::identity();
-  a.terminal = S::terminal();
   a.out.w = w;
-  a.out.identity = a.identity;
   launch_planned_mxv<S, false>(chosen, M, a, stream);
 }
 
