@@ -161,6 +161,13 @@ int main(int argc, char** argv) try {
           static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockAnyWidthBelowNnz) {
         variants.push_back(variant(MxmKernel::RowBlock, 0));
       }
+      if (n <= 32 &&
+          static_cast<std::int64_t>(G.nnz()) >= detail::cuda::kSpmmRowBlockOneLaunchBelowNnz) {
+        // row_block with rows over 64 entries in blocks of their own (the small-graph rule)
+        Plan v = variant(MxmKernel::RowBlock, 0);
+        v.params.items_per_worker = detail::cuda::kSpmmSmallGraphLongRow;
+        variants.push_back(v);
+      }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)

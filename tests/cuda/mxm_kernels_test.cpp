@@ -55,6 +55,7 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "nnz_balanced_seq/group form chunk 9"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 2), "nnz_balanced_seq/warp form"},
       {MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
+      {MxmKernel::RowBlock, lp(0, 16, 0), "row_block/rows<=16"},
       // mxv's kernels at N = 1 without epilogue, row_block otherwise
       {MxmKernel::Spmv, lp(0, 0, 0), "spmv"},
       {MxmKernel::AsptTiled, lp(0, 0, 0), "aspt_tiled"},
@@ -176,7 +177,8 @@ TEST(MxmCudaRowBlock, LongRowsAreCutIntoPiecesOnLargerGraphs) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const Csr m = make_shape(Shape::HugeRow, 77);
   ASSERT_GE(m.nnz(), std::int64_t{1} << 17);
-  const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"}};
+  const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
+                                      {MxmKernel::RowBlock, lp(0, 64, 0), "row_block/rows<=64"}};
   std::uint64_t seed = 500;
   for (std::int64_t n : {1, 3, 8, 12, 33}) {
     check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, rb, seed++);

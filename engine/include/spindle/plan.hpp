@@ -78,8 +78,8 @@ std::optional<Device> parse_device(const std::string& name);
 struct LaunchParams {
   int block_threads = 0;  ///< threads per block
   int lanes_per_row = 0;  ///< SubwarpPerRow: 2..32
-  /// NnzSplit / MergePath: nnz (or merge items) per warp/thread; RowBlock: entries per block
-  /// (512 or 1024).
+  /// NnzSplit / MergePath: nnz (or merge items) per warp/thread; mxv RowBlock: entries per block
+  /// (512 or 1024); SpMM RowBlock: the longest row that shares a block (0: the default rule).
   std::int64_t items_per_worker = 0;
   /// Tiling width (SpMM column tile, SDDMM K chunk); for the mxv kernels 1 relabels the columns
   /// by in-degree.

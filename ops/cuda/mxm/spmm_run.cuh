@@ -292,10 +292,15 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
     case MxmKernel::RowBlock: {
       // Small graphs keep rows up to 8 blocks' worth in one block, so one launch (mxv's rule,
       // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
+      // Rows longer than `shared` entries get a block of their own: params.items_per_worker when
+      // set (tuner, benchmark), else kSpmmSmallGraphLongRow on small graphs and mxv's 256 above.
       const bool small = static_cast<std::int64_t>(G.nnz()) < kSpmmRowBlockOneLaunchBelowNnz;
-      const RowBlockPartition part =
-          small ? row_block_partition(G, 256, kRowBlockSmallGraphLongFactor, kSpmmSmallGraphLongRow)
-                : row_block_partition(G, 256, kRowBlockLongFactor);
+      const std::int64_t req = plan.mxm == MxmKernel::RowBlock
+                                   ? std::max<std::int64_t>(plan.params.items_per_worker, 0)
+                                   : 0;
+      const std::int64_t shared = req > 0 ? req : small ? kSpmmSmallGraphLongRow : 0;
+      const RowBlockPartition part = row_block_partition(
+          G, 256, small ? kRowBlockSmallGraphLongFactor : kRowBlockLongFactor, shared);
       DeviceBuffer partial(static_cast<std::size_t>(part.pieces * a.n) * sizeof(T),
                            "row_block partials");
       launch_spmm_row_block<S>(a, part, partial.template as<T>(), stream);
@@ -367,6 +372,13 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   // row_block: narrow N, and any N on small graphs, where one launch of many short blocks
   // can beat the row kernels' longest row.
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
+  // Rows over 64 entries in their own blocks on larger graphs too. Measured worse there (H100,
+  // 2026-11-22, R-MAT 22 N = 2 / 8 / 16: 0.793 / 1.669 / 3.429 ms against 0.681 / 1.327 / 2.766;
+  // equal on uniform graphs), so the planner keeps it to small graphs; tuned per graph here.
+  if (n <= 32 && nnz >= kSpmmRowBlockOneLaunchBelowNnz) {
+    add(MxmKernel::RowBlock, 0, 0);
+    c.back().params.items_per_worker = kSpmmSmallGraphLongRow;
+  }
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
@@ -397,6 +409,9 @@ inline std::string spmm_label(const Plan& p) {
     return s;
   }
   if (p.params.tile > 0) s += "/tile " + std::to_string(p.params.tile);
+  if (p.mxm == MxmKernel::RowBlock && p.params.items_per_worker > 0) {
+    s += "/rows<=" + std::to_string(p.params.items_per_worker);
+  }
   if (p.mxm == MxmKernel::ParallelReduceVec && p.params.lanes_per_row > 0) {
     s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";
   }
