@@ -732,15 +732,17 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
                        : rowblock_kernel<256, 1024, 1, false, false, 2, true>;
         CK(cudaFuncSetAttribute(hk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smh));
         auto hot = [&] {
-          hk<<<132, 1024, smh>>>(drph, dcih, dvh, d.x_rel, d.y, hb.desc, hb.meta, hb.nblk,
-                                 hb.part, H);
-          if (hb.nl) long_fixup<<<(hb.nl + 127) / 128, 128>>>(hb.lr, hb.lf, hb.lc, hb.nl, hb.part, d.y);
+          hk<<<132, 1024, smh>>>(drph, dcih, dvh, d.x_rel, d.y, hb.desc, hb.meta, hb.nblk, hb.part,
+                                 H);
+          if (hb.nl)
+            long_fixup<<<(hb.nl + 127) / 128, 128>>>(hb.lr, hb.lf, hb.lc, hb.nl, hb.part, d.y);
         };
         auto cold = [&](auto ck, int l1cols) {
           ck<<<cb.nblk, 256, 1024 * sizeof(float)>>>(drpc, dcic, dvc, d.x_rel, d.y, cb.desc,
                                                      cb.meta, cb.nblk, cb.part, l1cols);
           if (cb.nl)
-            long_fixup<<<(cb.nl + 127) / 128, 128>>>(cb.lr, cb.lf, cb.lc, cb.nl, cb.part, d.y, true);
+            long_fixup<<<(cb.nl + 127) / 128, 128>>>(cb.lr, cb.lf, cb.lc, cb.nl, cb.part, d.y,
+                                                     true);
         };
         CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
         const double th = time_ms(hot, g_reps);
@@ -750,11 +752,21 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         report(nm, pat, true, th, 0);
         snprintf(nm, sizeof nm, "twopass_%dk_cold_only", H / 1024);
         report(nm, pat, true, tc0, 0);
-        const double t0 = time_ms([&] { hot(); cold(ck0, 0); }, g_reps);
+        const double t0 = time_ms(
+            [&] {
+              hot();
+              cold(ck0, 0);
+            },
+            g_reps);
         snprintf(nm, sizeof nm, "twopass_%dk", H / 1024);
         report(nm, pat, true, t0, check(d, d.y, pat ? refp : ref));
         for (int band : {32768, 65536}) {
-          const double t2 = time_ms([&] { hot(); cold(ck2, H + band); }, g_reps);
+          const double t2 = time_ms(
+              [&] {
+                hot();
+                cold(ck2, H + band);
+              },
+              g_reps);
           snprintf(nm, sizeof nm, "twopass_%dk_l1band%dk", H / 1024, band / 1024);
           report(nm, pat, true, t2, check(d, d.y, pat ? refp : ref));
         }
