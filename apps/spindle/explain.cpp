@@ -23,12 +23,8 @@ std::vector<ExplainRow> plan_rows(const G& A, Device device, const DeviceCaps& c
   const std::string tname = value == ValueKind::Float ? "<float>" : "<double>";
   std::vector<ExplainRow> rows;
 
-  detail::MxvInfo mi;
-  mi.semiring = SemiringKind::PlusTimes;
-  mi.value = value;
-  mi.matrix_value = value_kind_of<V>();
-  mi.index = index_kind_of<I>();
-  mi.op = OpKind::Mxv;
+  detail::MxvInfo mi = detail::plain_mxv_info(SemiringKind::PlusTimes, value, value_kind_of<V>(),
+                                              index_kind_of<I>());
   rows.push_back({"mxv plus_times" + tname, "power-iteration",
                   detail::plan_mxv(A.stats(), mi, device, caps, desc)});
   mi.op = OpKind::Vxm;

@@ -38,6 +38,19 @@ struct MxvInfo {
   bool transpose_a = false;
 };
 
+/// An mxv / vxm call without mask or accumulator over a full u (the N = 1 SpMM, `info
+/// --explain`): semiring s over values `value` on a graph storing `matrix_value`.
+inline MxvInfo plain_mxv_info(SemiringKind s, ValueKind value, ValueKind matrix_value,
+                              IndexKind index, OpKind op = OpKind::Mxv) {
+  MxvInfo info;
+  info.op = op;
+  info.semiring = s;
+  info.value = value;
+  info.matrix_value = matrix_value;
+  info.index = index;
+  return info;
+}
+
 /// What the planner knows about an mxm (SpMM) call.
 struct MxmInfo {
   SemiringKind semiring = SemiringKind::PlusTimes;

@@ -153,12 +153,9 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
 
   if (n == kSpmvN && !info.accum && desc.mxm_kernel == MxmKernel::Auto) {
-    MxvInfo mi;
-    mi.semiring = info.semiring;
-    mi.value = info.value;
-    mi.matrix_value = info.matrix_value;
-    mi.index = info.index;
-    const Plan mv = plan_mxv_cuda(stats, mi, caps, Descriptor{});
+    const Plan mv = plan_mxv_cuda(
+        stats, plain_mxv_info(info.semiring, info.value, info.matrix_value, info.index), caps,
+        Descriptor{});
     p.mxm = MxmKernel::Spmv;
     p.mxv = mv.mxv;
     p.params = mv.params;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -215,6 +216,14 @@ MxvArgs<typename S::value_type, I, MxvValues<S, V>> mxv_args_for(const Graph<I, 
   return a;
 }
 
+/// The winner of tuning mode for mxv over M with values T, when `plan` is the planner's rule
+/// pick (neither forced nor tuned already). Both entries (run_pull, spmv_dense) ask here.
+template <class S, class I, class V>
+std::optional<Plan> tuned_mxv_instead(const Plan& plan, const Graph<I, V>& M) {
+  if (plan.forced || plan.tuned) return std::nullopt;
+  return tuned_mxv_plan(M, S::kind, value_kind_of<typename S::value_type>());
+}
+
 /// w<mask> = accum(w, M ⊕.⊗ u) over the rows of M (A, or A^T for transposed calls and vxm).
 template <class S, class T, class I, class V>
 void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, const Graph<I, V>& M,
@@ -249,8 +258,8 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
 
   // A winner of tuning mode (spindle/cuda/tune.hpp) replaces the rule-based pick.
   Plan chosen = plan;
-  if (!plan.forced && !plan.tuned && !general) {
-    if (auto tuned = tuned_mxv_plan(M, S::kind, value_kind_of<T>())) {
+  if (!general) {
+    if (auto tuned = tuned_mxv_instead<S>(plan, M)) {
       chosen = *tuned;
       chosen.op = plan.op;
       log_plan(chosen);
@@ -287,20 +296,23 @@ void spmv_dense(const Plan& plan, const Graph<I, V>& M, const typename S::value_
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   if (M.rows() == 0) return;
   Plan chosen = plan;
-  if (!plan.forced && !plan.tuned) {
-    if (auto tuned = tuned_mxv_plan(M, S::kind, value_kind_of<T>())) chosen = *tuned;
-  }
-  chosen.op = OpKind::Mxv;
-  if (chosen.mxv == MxvKernel::Auto) {  // forced or tuned spmv: the mxv rules pick the kernel
-    MxvInfo info;
-    info.semiring = S::kind;
-    info.value = value_kind_of<T>();
-    info.matrix_value = value_kind_of<V>();
-    info.index = index_kind_of<I>();
-    const Plan mv = plan_mxv_cuda(M.stats(), info, device_caps(), Descriptor{});
+  if (auto tuned = tuned_mxv_instead<S>(plan, M)) {
+    // The mxm plan stays (op, spmv); its mxv kernel is the tuned one, and the log says so.
+    chosen.mxv = tuned->mxv;
+    chosen.params = tuned->params;
+    chosen.tuned = true;
+    chosen.reason = "N = 1: an SpMV with the mxv kernel tuned for this graph: " + tuned->reason;
+    log_plan(chosen);
+  } else if (chosen.mxv == MxvKernel::Auto) {
+    // forced or tuned spmv: the mxv rules pick the kernel
+    const Plan mv = plan_mxv_cuda(
+        M.stats(),
+        plain_mxv_info(S::kind, value_kind_of<T>(), value_kind_of<V>(), index_kind_of<I>()),
+        device_caps(), Descriptor{});
     chosen.mxv = mv.mxv;
     chosen.params = mv.params;
   }
+  chosen.op = OpKind::Mxv;
   auto a = mxv_args_for<S>(M);
   a.u = u;
   a.out.w = w;
