@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // spindle pagerank [FILE]: the main job. Header, top-K table, summary line on stdout; every
 // vertex to --output (CSV/JSON) in the input's own ids.
+#include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -51,6 +53,24 @@ struct Settings {
   std::optional<std::string> output;
   bool fail_on_nonconvergence = false;
 };
+
+/// --weighted needs non-negative finite edge values. pagerank() refuses them too, but only after
+/// the header lines are out; checked here first so that a bad file gives one error line.
+void check_weights(const Input& in) {
+  visit_graph(in.graph, [&](const auto& g) {
+    using G = std::decay_t<decltype(g)>;
+    if constexpr (!G::is_pattern) {
+      for (const auto w : g.values()) {
+        if (!std::isfinite(static_cast<double>(w)) || w < 0) {
+          throw InvalidArgument("--weighted: " + in.name +
+                                " has an edge value that is not a finite non-negative number (" +
+                                format_number(static_cast<double>(w)) +
+                                "); weighted PageRank needs weights >= 0");
+        }
+      }
+    }
+  });
+}
 
 template <class T>
 int run(const Input& in, Settings& s) {
@@ -183,6 +203,7 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   if (s.opt.weighted && !in.builtin && !in.file_has_values) {
     warn("--weighted: %s has no edge values, every edge weighs 1", in.name.c_str());
   }
+  if (s.opt.weighted) check_weights(in);
   if (auto file = p.get("personalize")) s.opt.personalization = read_vertex_weights(*file, in);
 
   print_graph_header("PageRank of", in.name, in.rows(), in.nnz());

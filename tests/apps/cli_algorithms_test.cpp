@@ -183,6 +183,27 @@ TEST_F(CliAlgorithms, BadPersonalizationFileNamesFileAndLine) {
   EXPECT_NE(r.err.find("seeds.csv:2"), std::string::npos) << r.err;
 }
 
+// A negative weight is refused before anything is printed: one error line, no header on
+// stdout, no output file.
+TEST_F(CliAlgorithms, WeightedPagerankRefusesNegativeWeightsBeforeTheHeader) {
+  const std::string g = path("neg.mtx"), out = path("r.csv");
+  {
+    std::ofstream(g) << "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 0.5\n"
+                        "2 3 -1.5\n3 1 2\n";
+  }
+  RunResult r = run("pagerank " + q(g) + " --weighted -o " + q(out));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("-1.5"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("neg.mtx"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // Unweighted, the same file is fine: its values are ignored.
+  r = run("pagerank " + q(g) + " -o " + q(out));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(out));
+}
+
 TEST_F(CliAlgorithms, NonConvergenceWarnsButExitsZeroUnlessAskedToFail) {
   if (!have_data()) GTEST_SKIP() << "no " << data_dir();
   const std::string g = q(graph_path("karate.mtx")), out = path("r.csv");
