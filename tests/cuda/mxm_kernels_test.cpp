@@ -180,7 +180,7 @@ TEST(MxmCudaRowBlock, LongRowsAreCutIntoPiecesOnLargerGraphs) {
   const std::vector<KernelCase> rb = {{MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
                                       {MxmKernel::RowBlock, lp(0, 64, 0), "row_block/rows<=64"}};
   std::uint64_t seed = 500;
-  for (std::int64_t n : {1, 3, 8, 12, 33}) {
+  for (std::int64_t n : {1, 3, 8, 12, 33, 70}) {
     check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, rb, seed++);
     check_cases<semiring::max_plus<double>, std::int64_t, double>(m, n, rb, seed++);
   }

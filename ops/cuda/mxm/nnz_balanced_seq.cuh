@@ -82,14 +82,12 @@ __device__ __forceinline__ void balanced_flush(const SpmmArgs<I, V, T>& a,
                                                bool col_ok, const T (&v)[VEC]) {
   if (!col_ok) return;
   if (r == head_row) {
-#pragma unroll
-    for (int k = 0; k < VEC; ++k) w.ws_head[c * a.n + col + k] = v[k];
+    store_partial_frag<T, VEC>(w.ws_head + c * a.n + col, v);
   } else if (ends_in_chunk) {
     store_row_frag<T, VEC>(a.epi, a.c + out_row(w, static_cast<std::int64_t>(r)) * a.ldc + col, col,
                            v);
   } else {
-#pragma unroll
-    for (int k = 0; k < VEC; ++k) w.ws_tail[c * a.n + col + k] = v[k];
+    store_partial_frag<T, VEC>(w.ws_tail + c * a.n + col, v);
   }
 }
 
@@ -243,9 +241,12 @@ __global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64
 /// at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs it
 /// was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128: 6.9 vs 9.4 ms), so the
 /// launcher keeps both. grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles.
+/// VEC: see balanced_group_vec; U gathers in flight per lane.
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(kSpmmBlock)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
+  // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
+  constexpr int U = VEC * sizeof(T) <= 8 ? 8 : 4;
   __shared__ SeqCache<I, V, T> cache;
   const int G = 1 << g_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -268,25 +269,21 @@ __global__ void __launch_bounds__(kSpmmBlock)
     // Head: row r0 - 1 began in an earlier chunk and runs into this one.
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    accumulate_segment<S, I, V, T, VEC>(a, cache, s, start < e ? start : e, G, qlane, slot0, gmask,
-                                        col, col_ok, acc);
-    if (col_ok) {
-#pragma unroll
-      for (int v = 0; v < VEC; ++v) w.ws_head[c * a.n + col + v] = acc[v];
-    }
+    accumulate_segment<S, I, V, T, VEC, U>(a, cache, s, start < e ? start : e, G, qlane, slot0,
+                                           gmask, col, col_ok, acc);
+    if (col_ok) store_partial_frag<T, VEC>(w.ws_head + c * a.n + col, acc);
   }
   for (std::int64_t r = r0; r < r1; ++r) {
     const std::int64_t next = static_cast<std::int64_t>(a.row_ptr[r + 1]);
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    accumulate_segment<S, I, V, T, VEC>(a, cache, start, next < e ? next : e, G, qlane, slot0,
-                                        gmask, col, col_ok, acc);
+    accumulate_segment<S, I, V, T, VEC, U>(a, cache, start, next < e ? next : e, G, qlane, slot0,
+                                           gmask, col, col_ok, acc);
     if (col_ok) {
       if (next <= e) {
         store_row_frag<T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
       } else {  // only the last owned row can run past the chunk
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) w.ws_tail[c * a.n + col + v] = acc[v];
+        store_partial_frag<T, VEC>(w.ws_tail + c * a.n + col, acc);
       }
     }
     start = next;
@@ -358,13 +355,45 @@ inline bool balanced_uses_group_form(std::int64_t nnz, int G,
   return G >= 4 && nnz >= kGroupFormMinNnz;
 }
 
+/// Columns per lane of the warp form, and of the lane count that picks the form: 16 bytes when
+/// B and C allow it, else one value.
+template <class I, class V, class T>
+int balanced_seq_vec(const SpmmArgs<I, V, T>& a) {
+  constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  return seq_vec_for(a) == kWide ? kWide : 1;
+}
+
+/// Columns per lane of the group form: 8-byte fragments up to N = 64 (G = 16 lanes at N = 32
+/// floats, a whole warp at 64), 16 bytes above, as far as B's and C's alignment allow. Measured
+/// on an H100 (apps/bench/experiments/spmm_params.cu, fp32, ms; the 16-byte form first):
+/// R-MAT 22 N = 32 3.13 -> 2.99, N = 64 4.19 -> 3.96; R-MAT 20 N = 64 0.95 -> 0.87; at N = 128
+/// and 256 16 bytes stay ahead.
+template <class I, class V, class T>
+int balanced_group_vec(const SpmmArgs<I, V, T>& a) {
+  const int want = static_cast<int>((a.n <= 64 ? 8 : 16) / sizeof(T));
+  int v = seq_vec_for(a);
+  while (v > want && v > 1) v /= 2;
+  return v;
+}
+
+template <class S, class I, class V, class T, int VEC>
+void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
+                               std::int64_t tile, cudaStream_t stream) {
+  const int G = seq_group_lanes(a.n, VEC, tile);
+  const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
+  const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  spmm_nnz_balanced_group_kernel<S, I, V, T, VEC>
+      <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+}
+
 /// Launches the main pass, the empty-row pass (warp form only: the group form writes empty
 /// rows itself) and the fix-up. w.chunk_row must be ready, and w.row_idx for the warp form.
 template <class S, class I, class V, class T>
 void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
                                   std::int64_t tile, BalancedForm form, cudaStream_t stream) {
   constexpr int kWide = static_cast<int>(16 / sizeof(T));
-  const int vec = seq_vec_for(a) == kWide ? kWide : 1;
+  const int vec = balanced_seq_vec(a);
   const int G = seq_group_lanes(a.n, vec, tile);
   const std::int64_t width = static_cast<std::int64_t>(G) * vec;
   const auto ytiles = static_cast<unsigned>((a.n + width - 1) / width);
@@ -372,13 +401,13 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
     // No entries: every row is empty (the warp form's empty-row pass below writes them).
     form = BalancedForm::Warp;
   } else if (balanced_uses_group_form(w.nnz, G, form)) {
-    const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock), ytiles);
-    if (vec == kWide) {
-      spmm_nnz_balanced_group_kernel<S, I, V, T, kWide>
-          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    const int gvec = balanced_group_vec(a);  // at most kWide
+    if (gvec == 4) {
+      if constexpr (kWide >= 4) launch_balanced_group_vec<S, I, V, T, 4>(a, w, tile, stream);
+    } else if (gvec == 2) {
+      launch_balanced_group_vec<S, I, V, T, 2>(a, w, tile, stream);
     } else {
-      spmm_nnz_balanced_group_kernel<S, I, V, T, 1>
-          <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+      launch_balanced_group_vec<S, I, V, T, 1>(a, w, tile, stream);
     }
   } else {
     const dim3 grid(static_cast<unsigned>((w.nchunks * 32 + kSpmmBlock - 1) / kSpmmBlock), ytiles);

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "spindle/operators.hpp"
@@ -75,6 +76,45 @@ template <class T, int VEC>
 struct alignas(sizeof(T) * VEC <= 16 ? sizeof(T) * VEC : 16) Frag {
   T v[VEC];
 };
+
+/// Stores VEC values at p as one (or two) 8/16-byte accesses; p is global memory, aligned as
+/// for load_frag. Written in PTX: a float2/float4 store from C++ came out of NVVM as one store
+/// per element in the group form (its PTX, nvcc 13), and so did assigning the Frag itself.
+template <class T, int VEC>
+__device__ __forceinline__ void store_frag(T* p, const Frag<T, VEC>& f) {
+  constexpr int kPer16 = static_cast<int>(16 / sizeof(T));  // values per 16-byte store
+  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && VEC >= 2 && VEC % 2 == 0) {
+    const auto g = __cvta_generic_to_global(p);
+    if constexpr (sizeof(T) == 4) {
+      unsigned u[VEC];
+#pragma unroll
+      for (int i = 0; i < VEC; ++i) memcpy(&u[i], &f.v[i], 4);
+      if constexpr (VEC == 2) {
+        asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(u[0]), "r"(u[1]) : "memory");
+      } else {
+#pragma unroll
+        for (int h = 0; h < VEC / kPer16; ++h) {
+          asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g + 16 * h), "r"(u[4 * h]),
+                       "r"(u[4 * h + 1]), "r"(u[4 * h + 2]), "r"(u[4 * h + 3])
+                       : "memory");
+        }
+      }
+    } else {
+      unsigned long long u[VEC];
+#pragma unroll
+      for (int i = 0; i < VEC; ++i) memcpy(&u[i], &f.v[i], 8);
+#pragma unroll
+      for (int h = 0; h < VEC / 2; ++h) {
+        asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(g + 16 * h), "l"(u[2 * h]),
+                     "l"(u[2 * h + 1])
+                     : "memory");
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < VEC; ++i) p[i] = f.v[i];
+  }
+}
 
 /// Loads VEC values at p through the read-only path. p must be aligned to min(16, VEC*sizeof(T)).
 template <class T, int VEC>

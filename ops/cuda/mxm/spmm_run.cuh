@@ -200,8 +200,7 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
                   std::int64_t tile, BalancedForm form, cudaStream_t stream) {
   BalancedArgs<I, T> w;
   w.nnz = nnz;
-  constexpr int kWide = static_cast<int>(16 / sizeof(T));
-  const int lanes = seq_group_lanes(a.n, seq_vec_for(a) == kWide ? kWide : 1, tile);
+  const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
   const bool group_form = balanced_uses_group_form(nnz, lanes, form);
   if (chunk_req <= 0 && group_form) {
     chunk_req = 256;  // the measured setting of the group form: about 16 average R-MAT rows
@@ -371,14 +370,11 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   }
   // row_block: narrow N, and any N on small graphs, where one launch of many short blocks
   // can beat the row kernels' longest row.
+  // (Rows over 64 entries in blocks of their own on larger graphs, the small-graph rule, is not a
+  // candidate: it lost or tied on every graph measured, e.g. R-MAT 22 N = 2 / 8 / 16 0.793 /
+  // 1.669 / 3.429 ms against 0.681 / 1.327 / 2.766 on an H100; `spindle bench mxm` keeps the
+  // column.)
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
-  // Rows over 64 entries in their own blocks on larger graphs too. Measured worse there (H100,
-  // 2026-11-22, R-MAT 22 N = 2 / 8 / 16: 0.793 / 1.669 / 3.429 ms against 0.681 / 1.327 / 2.766;
-  // equal on uniform graphs), so the planner keeps it to small graphs; tuned per graph here.
-  if (n <= 32 && nnz >= kSpmmRowBlockOneLaunchBelowNnz) {
-    add(MxmKernel::RowBlock, 0, 0);
-    c.back().params.items_per_worker = kSpmmSmallGraphLongRow;
-  }
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exploration harness for SpMM launch parameters and group-form variants (not built by CMake,
+// not a benchmark of record: claims come from `spindle bench mxm`). For each graph and width N
+// it times cuSPARSE SpMM (best of its algorithms, same process, also the reference) and then
+// each variant given with --variants, checked against cuSPARSE (relative L2 error):
+//   nbg:CHUNK:TILE   the library's nnz_balanced_seq, group form, CHUNK entries per chunk, TILE
+//                    columns per pass (0: all)
+//   nbw:CHUNK:TILE   the same, warp form
+//   rcs:TILE         row_cache_seq
+//   rb:ROWS          row_block, rows longer than ROWS entries in blocks of their own (0: rule)
+//   xg:U:VEC:CHUNK   a copy of the group form (plus_times, no epilogue) with U gathers in flight
+//                    per lane, VEC columns per lane (G = N / VEC lanes, at most 32) and vector
+//                    C stores
+//   xa:CHUNK / xe:CHUNK  xg:8:2:CHUNK with the library's segment walk / the library's stores
+// ops/cuda/mxm/NOTES.md has what it found.
+//
+// Build (from the repository root, after the CUDA build in build/wt):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I. -Iengine/include -Iloaders/include -Iops/include
+//     -Ialgorithms/include -Ibuild/wt/generated/include -Xcompiler -fopenmp
+//     apps/bench/experiments/spmm_params.cu build/wt/libspindle.a -lcusparse -lcublas -o
+//     spmm_params
+// Run: ./spmm_params --graphs rmat20,as20graph.txt --n 32,64 --variants nbg:256:0,xg:8:1:256
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "apps/bench/mxm_bench.cuh"
+#include "ops/cuda/mxm/spmm_run.cuh"
+
+using namespace spindle;
+using namespace spindle::bench;
+using namespace spindle::detail::cuda;
+using S = semiring::plus_times<float>;
+using Args = SpmmArgs<std::int32_t, float, float>;
+using W = BalancedArgs<std::int32_t, float>;
+
+namespace xp {
+
+template <int VEC>
+struct F {
+  float v[VEC];
+};
+
+template <int VEC>
+__device__ __forceinline__ F<VEC> ldv(const float* p) {
+  F<VEC> f;
+  if constexpr (VEC == 4) {
+    const float4 x = __ldg(reinterpret_cast<const float4*>(p));
+    f.v[0] = x.x, f.v[1] = x.y, f.v[2] = x.z, f.v[3] = x.w;
+  } else if constexpr (VEC == 2) {
+    const float2 x = __ldg(reinterpret_cast<const float2*>(p));
+    f.v[0] = x.x, f.v[1] = x.y;
+  } else {
+    f.v[0] = __ldg(p);
+  }
+  return f;
+}
+
+template <int VEC>
+__device__ __forceinline__ void stv(float* p, const F<VEC>& f) {
+  if constexpr (VEC == 4) {
+    *reinterpret_cast<float4*>(p) = make_float4(f.v[0], f.v[1], f.v[2], f.v[3]);
+  } else if constexpr (VEC == 2) {
+    *reinterpret_cast<float2*>(p) = make_float2(f.v[0], f.v[1]);
+  } else {
+    *p = f.v[0];
+  }
+}
+
+/// The group form with U gathers in flight per lane and VEC columns per lane (G = N / VEC lanes
+/// per chunk, at most 32): VEC = 1 at N = 32 keeps a whole warp on one chunk (converged).
+template <int U, int VEC, int MODE>
+__global__ void __launch_bounds__(256) group(Args a, W w, int g_log2) {
+  __shared__ int ccol[256];
+  __shared__ float cval[256];
+  __shared__ SeqCache<int, float, float> cache;
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t c =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (c >= w.nchunks) return;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  const std::int64_t s = c * w.chunk;
+  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  const std::int64_t r0 = w.chunk_row[c];
+  const std::int64_t r1 = w.chunk_row[c + 1];
+  std::int64_t start = a.row_ptr[r0];
+  auto segment = [&](std::int64_t p, std::int64_t q, F<VEC>& acc) {
+    if constexpr (MODE == 1) {  // the library's segment walk
+      accumulate_segment<S, int, float, float, VEC, U>(a, cache, p, q, G, qlane, slot0, gmask, col,
+                                                       col_ok, acc.v);
+      return;
+    }
+    for (std::int64_t base = p; base < q; base += G) {
+      const std::int64_t k = base + qlane;
+      if (k < q) {
+        ccol[slot0 + qlane] = __ldg(a.col_idx + k);
+        cval[slot0 + qlane] = __ldg(a.vals + k);
+      }
+      __syncwarp(gmask);
+      const int cnt = static_cast<int>(q - base < G ? q - base : G);
+      for (int t0 = 0; t0 < cnt; t0 += U) {
+        F<VEC> bf[U];
+        float av[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const int t = t0 + u;
+          av[u] = 0.f;
+          if (t < cnt) {
+            av[u] = cval[slot0 + t];
+            if (col_ok)
+              bf[u] = ldv<VEC>(a.b + static_cast<std::int64_t>(ccol[slot0 + t]) * a.ldb + col);
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          if (t0 + u < cnt && col_ok) {
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) acc.v[v] += av[u] * bf[u].v[v];
+          }
+        }
+      }
+      __syncwarp(gmask);
+    }
+  };
+  auto zero = [] {
+    F<VEC> f;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) f.v[v] = 0.f;
+    return f;
+  };
+  if (start > s) {
+    F<VEC> acc = zero();
+    segment(s, start < e ? start : e, acc);
+    if (col_ok) stv<VEC>(w.ws_head + c * a.n + col, acc);
+  }
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const std::int64_t next = a.row_ptr[r + 1];
+    F<VEC> acc = zero();
+    segment(start, next < e ? next : e, acc);
+    if constexpr (MODE == 2) {  // the library's stores (epilogue checks)
+      if (col_ok) {
+        if (next <= e) {
+          store_row_frag<float, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc.v);
+        } else {
+          store_partial_frag<float, VEC>(w.ws_tail + c * a.n + col, acc.v);
+        }
+      }
+    } else {
+      if (col_ok) stv<VEC>(next <= e ? a.c + r * a.ldc + col : w.ws_tail + c * a.n + col, acc);
+    }
+    start = next;
+  }
+}
+
+}  // namespace xp
+
+namespace {
+
+struct Variant {
+  std::string text;
+  std::string kind;
+  std::vector<long long> p;
+};
+
+Variant parse_variant(const std::string& t) {
+  Variant v;
+  v.text = t;
+  std::vector<std::string> parts;
+  std::size_t b = 0;
+  while (true) {
+    const std::size_t e = t.find(':', b);
+    parts.push_back(t.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  v.kind = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) v.p.push_back(std::stoll(parts[i]));
+  return v;
+}
+
+template <int U, int VEC, int MODE = 0>
+void run_xgroup(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
+                cudaStream_t s) {
+  W w;
+  w.nnz = G.nnz();
+  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  w.chunk = balanced_chunk(w.nnz, a.n, sizeof(float), chunk, kBalancedWorkspaceBudget);
+  w.nchunks = (w.nnz + w.chunk - 1) / w.chunk;
+  w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, "xp", s);
+  DeviceBuffer ws(2 * static_cast<std::size_t>(w.nchunks * a.n) * sizeof(float), "xp ws");
+  w.ws_head = ws.as<float>();
+  w.ws_tail = w.ws_head + w.nchunks * a.n;
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  xp::group<U, VEC, MODE><<<grid, 256, 0, s>>>(a, w, log2_int(lanes));
+  if (w.nchunks > 1) {
+    const std::int64_t threads = (w.nchunks - 1) * 32;
+    spmm_balanced_fixup_kernel<S, std::int32_t, float>
+        <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(a.row_ptr, w, a.n, a.c, a.ldc,
+                                                                      a.epi);
+  }
+}
+
+void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, float>& G,
+                 cudaStream_t s) {
+  Plan p;
+  p.op = OpKind::Mxm;
+  p.device = Device::Cuda;
+  auto arg = [&](std::size_t i) { return i < v.p.size() ? v.p[i] : 0LL; };
+  if (v.kind == "nbg" || v.kind == "nbw") {
+    p.mxm = MxmKernel::NnzBalancedSeq;
+    p.params.items_per_worker = arg(0);
+    p.params.tile = static_cast<int>(arg(1));
+    p.params.oversubscription = v.kind == "nbg" ? 1 : 2;
+  } else if (v.kind == "rcs") {
+    p.mxm = MxmKernel::RowCacheSeq;
+    p.params.tile = static_cast<int>(arg(0));
+  } else if (v.kind == "rb") {
+    p.mxm = MxmKernel::RowBlock;
+    p.params.items_per_worker = arg(0);
+  } else if (v.kind == "xg") {
+    const long long u = arg(0), vec = arg(1);
+    if (a.n % vec != 0) throw InvalidArgument("xg needs N divisible by VEC");
+#define XG(U_, V_) \
+  if (u == U_ && vec == V_) return run_xgroup<U_, V_>(a, G, arg(2), s);
+    XG(4, 1)
+    XG(8, 1) XG(16, 1) XG(4, 2) XG(8, 2) XG(16, 2) XG(4, 4) XG(8, 4) XG(16, 4)
+#undef XG
+        throw InvalidArgument("xg: U must be 4, 8 or 16, VEC 1, 2 or 4");
+  } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
+    if (a.n % 2 != 0) throw InvalidArgument("xa/xe need even N");
+    if (v.kind == "xa") return run_xgroup<8, 2, 1>(a, G, arg(0), s);
+    return run_xgroup<8, 2, 2>(a, G, arg(0), s);
+  } else {
+    throw InvalidArgument("unknown variant " + v.text);
+  }
+  run_spmm<S>(p, a, G, s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  std::vector<std::string> rest;
+  std::string variants = "nbg:256:0";
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--variants" && i + 1 < argc) {
+      variants = argv[++i];
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  std::vector<char*> av{argv[0]};
+  for (auto& r : rest) av.push_back(r.data());
+  const Options o = parse_options(static_cast<int>(av.size()), av.data(), {"rmat20"}, {32},
+                                  "spmm_params [--graphs ...] [--n ...] --variants V,V,...");
+  std::vector<Variant> vs;
+  for (const auto& t : split(variants)) vs.push_back(parse_variant(t));
+  const cudaStream_t s = context().stream;
+  std::printf("# spmm_params on %s, median of %d\n", device_name().c_str(), o.reps);
+  for (const std::string& spec : o.graphs) {
+    const NamedGraph ng = make_graph(spec);
+    const auto& G = ng.g;
+    const GraphStats& st = G.stats();
+    const auto d = device_csr<float>(G);
+    for (const std::int64_t n : o.widths) {
+      const std::int64_t rows_n = st.rows * n;
+      DeviceBuffer B(static_cast<std::size_t>(st.cols * n) * sizeof(float), "B");
+      DeviceBuffer C(static_cast<std::size_t>(rows_n) * sizeof(float), "C");
+      DeviceBuffer Cref(static_cast<std::size_t>(rows_n) * sizeof(float), "Cref");
+      fill_uniform(B.as<float>(), st.cols * n, 7 + static_cast<std::uint64_t>(n), s);
+      double cus = -1;
+      std::string cus_name;
+      bool ref = false;
+      for (CusparseSpmmAlg alg : kCusparseSpmmAlgs) {
+        CusparseSpmm<std::int32_t, float> op(d, B.as<float>(), n, C.as<float>(), n, n, 0.0f, alg);
+        if (!op.supported()) continue;
+        op.run();
+        if (!ref) {
+          SPINDLE_CUDA_CHECK(
+              cudaMemcpyAsync(Cref.get(), C.get(), C.bytes(), cudaMemcpyDeviceToDevice, s));
+          ref = true;
+        }
+        const Timing t = time_runs([&] { op.run(); }, s, o.warmup, o.reps);
+        if (cus < 0 || t.median < cus) {
+          cus = t.median;
+          cus_name = to_string(alg);
+        }
+      }
+      Args a;
+      a.rows = st.rows;
+      a.n = n;
+      a.row_ptr = d.row_ptr;
+      a.col_idx = d.col_idx;
+      a.vals = d.values;
+      a.b = B.as<const float>();
+      a.ldb = n;
+      a.c = C.as<float>();
+      a.ldc = n;
+      a.identity = 0.0f;
+      std::printf("%-14s N=%-4lld cusparse %-18s %8.4f ms |", ng.name.c_str(),
+                  static_cast<long long>(n), cus_name.c_str(), cus);
+      for (const Variant& v : vs) {
+        try {
+          poison(C.as<float>(), rows_n, s);
+          run_variant(v, a, G, s);
+          const Diff df = compare(C.as<float>(), Cref.as<float>(), rows_n, s);
+          const Timing t = time_runs([&] { run_variant(v, a, G, s); }, s, o.warmup, o.reps);
+          std::printf(" %s %.4f (%.2fx)%s", v.text.c_str(), t.median, cus / t.median,
+                      df.ok(1e-4) ? "" : " CHECK-FAILED");
+        } catch (const std::exception& e) {
+          std::printf(" %s error(%s)", v.text.c_str(), e.what());
+        }
+        std::fflush(stdout);
+      }
+      std::printf("\n");
+    }
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "spmm_params: %s\n", e.what());
+  return 1;
+}
