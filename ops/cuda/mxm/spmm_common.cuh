@@ -14,7 +14,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "spindle/operators.hpp"
@@ -77,38 +76,18 @@ struct alignas(sizeof(T) * VEC <= 16 ? sizeof(T) * VEC : 16) Frag {
   T v[VEC];
 };
 
-/// Stores VEC values at p as one (or two) 8/16-byte accesses; p is global memory, aligned as
-/// for load_frag. Written in PTX: a float2/float4 store from C++ came out of NVVM as one store
-/// per element in the group form (its PTX, nvcc 13), and so did assigning the Frag itself.
+/// Stores VEC values at p through the vector types (float2/float4, double2) where there is one;
+/// p aligned as for load_frag. Assigning the Frag itself copies its array member by member.
 template <class T, int VEC>
 __device__ __forceinline__ void store_frag(T* p, const Frag<T, VEC>& f) {
-  constexpr int kPer16 = static_cast<int>(16 / sizeof(T));  // values per 16-byte store
-  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && VEC >= 2 && VEC % 2 == 0) {
-    const auto g = __cvta_generic_to_global(p);
-    if constexpr (sizeof(T) == 4) {
-      unsigned u[VEC];
+  if constexpr (std::is_same_v<T, float> && VEC == 4) {
+    *reinterpret_cast<float4*>(p) = make_float4(f.v[0], f.v[1], f.v[2], f.v[3]);
+  } else if constexpr (std::is_same_v<T, float> && VEC == 2) {
+    *reinterpret_cast<float2*>(p) = make_float2(f.v[0], f.v[1]);
+  } else if constexpr (std::is_same_v<T, double> && VEC >= 2) {
 #pragma unroll
-      for (int i = 0; i < VEC; ++i) memcpy(&u[i], &f.v[i], 4);
-      if constexpr (VEC == 2) {
-        asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(u[0]), "r"(u[1]) : "memory");
-      } else {
-#pragma unroll
-        for (int h = 0; h < VEC / kPer16; ++h) {
-          asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g + 16 * h), "r"(u[4 * h]),
-                       "r"(u[4 * h + 1]), "r"(u[4 * h + 2]), "r"(u[4 * h + 3])
-                       : "memory");
-        }
-      }
-    } else {
-      unsigned long long u[VEC];
-#pragma unroll
-      for (int i = 0; i < VEC; ++i) memcpy(&u[i], &f.v[i], 8);
-#pragma unroll
-      for (int h = 0; h < VEC / 2; ++h) {
-        asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(g + 16 * h), "l"(u[2 * h]),
-                     "l"(u[2 * h + 1])
-                     : "memory");
-      }
+    for (int h = 0; h < VEC / 2; ++h) {
+      reinterpret_cast<double2*>(p)[h] = make_double2(f.v[2 * h], f.v[2 * h + 1]);
     }
   } else {
 #pragma unroll
