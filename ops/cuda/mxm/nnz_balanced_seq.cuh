@@ -243,8 +243,8 @@ __global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64
 /// launcher keeps both. grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles.
 /// VEC: see balanced_group_vec; U gathers in flight per lane. kPlain: no bias, activation or
 /// accumulator, so a finished row is stored as summed. The epilogue's code in the row loop cost
-/// about 14% even when unused (H100, R-MAT 20 N = 32 / 64: 0.843 / 1.038 ms against 0.755 /
-/// 0.919 for the same kernel without it; apps/bench/experiments/spmm_params.cu, xg vs xe).
+/// 7-10% even when unused (spindle bench mxm, H100: R-MAT 20 N = 32 / 64 0.848 / 1.036 ms with
+/// it, 0.770 / 0.932 plain; R-MAT 22 N = 32 / 64 3.312 / 4.286 against 3.081 / 3.967).
 template <class S, class I, class V, class T, int VEC, bool kPlain>
 __global__ void __launch_bounds__(kSpmmBlock)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
