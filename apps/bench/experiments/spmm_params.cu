@@ -230,7 +230,8 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
 #define XG(U_, V_) \
   if (u == U_ && vec == V_) return run_xgroup<U_, V_>(a, G, arg(2), s);
     XG(4, 1)
-    XG(8, 1) XG(16, 1) XG(4, 2) XG(8, 2) XG(16, 2) XG(4, 4) XG(8, 4) XG(16, 4)
+    XG(8, 1)
+    XG(16, 1) XG(4, 2) XG(8, 2) XG(16, 2) XG(4, 4) XG(8, 4) XG(16, 4)
 #undef XG
         throw InvalidArgument("xg: U must be 4, 8 or 16, VEC 1, 2 or 4");
   } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
