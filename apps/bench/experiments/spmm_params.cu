@@ -227,13 +227,21 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
   } else if (v.kind == "xg") {
     const long long u = arg(0), vec = arg(1);
     if (a.n % vec != 0) throw InvalidArgument("xg needs N divisible by VEC");
-#define XG(U_, V_) \
-  if (u == U_ && vec == V_) return run_xgroup<U_, V_>(a, G, arg(2), s);
-    XG(4, 1)
-    XG(8, 1)
-    XG(16, 1) XG(4, 2) XG(8, 2) XG(16, 2) XG(4, 4) XG(8, 4) XG(16, 4)
-#undef XG
-        throw InvalidArgument("xg: U must be 4, 8 or 16, VEC 1, 2 or 4");
+    using Run =
+        void (*)(const Args&, const Graph<std::int32_t, float>&, std::int64_t, cudaStream_t);
+    struct Entry {
+      long long u, vec;
+      Run run;
+    };
+    static const Entry kRuns[] = {
+        {4, 1, &run_xgroup<4, 1>}, {8, 1, &run_xgroup<8, 1>}, {16, 1, &run_xgroup<16, 1>},
+        {4, 2, &run_xgroup<4, 2>}, {8, 2, &run_xgroup<8, 2>}, {16, 2, &run_xgroup<16, 2>},
+        {4, 4, &run_xgroup<4, 4>}, {8, 4, &run_xgroup<8, 4>}, {16, 4, &run_xgroup<16, 4>},
+    };
+    for (const Entry& r : kRuns) {
+      if (r.u == u && r.vec == vec) return r.run(a, G, arg(2), s);
+    }
+    throw InvalidArgument("xg: U must be 4, 8 or 16, VEC 1, 2 or 4");
   } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
     if (a.n % 2 != 0) throw InvalidArgument("xa/xe need even N");
     if (v.kind == "xa") return run_xgroup<8, 2, 1>(a, G, arg(0), s);
