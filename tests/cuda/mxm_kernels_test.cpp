@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/mxm_test_util.hpp"
@@ -278,12 +279,23 @@ TEST(MxmCuda, EveryKernelMatchesOracleWithInt64IndicesPatternAndDoubleValues) {
 TEST(MxmCuda, FusedBiasReluEpilogueAndAccumulatorsMatchOracle) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const Csr m = make_shape(Shape::PowerLaw, 5);
-  Options o;
-  o.bias = true;
-  o.act = UnaryOp::Relu;
-  for (std::int64_t n : {1, 5, 32, 33, 128}) {
-    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, kernel_cases(true), 7 + n,
-                                                                  o);
+  // Bias + Relu, bias alone and Relu alone: the kernels' compile-time epilogues (EpiKind
+  // BiasRelu, Bias under plus_times) and the generic one.
+  const std::pair<bool, UnaryOp> epilogues[] = {
+      {true, UnaryOp::Relu}, {true, UnaryOp::Identity}, {false, UnaryOp::Relu}};
+  for (const auto& [bias, act] : epilogues) {
+    SCOPED_TRACE(std::string(bias ? "bias" : "no bias") + ", " + to_string(act));
+    Options o;
+    o.bias = bias;
+    o.act = act;
+    for (std::int64_t n : {1, 5, 32, 33, 128}) {
+      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, kernel_cases(true), 7 + n,
+                                                                    o);
+    }
+    check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 64, kernel_cases(true), 8,
+                                                                    o);
+    check_cases<semiring::plus_times<float>, std::int32_t, Pattern>(m, 32, kernel_cases(true), 9,
+                                                                    o);
   }
   for (BinaryOp op : {BinaryOp::Plus, BinaryOp::Max, BinaryOp::Min}) {
     Options a;

@@ -241,11 +241,11 @@ __global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64
 /// at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs it
 /// was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128: 6.9 vs 9.4 ms), so the
 /// launcher keeps both. grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles.
-/// VEC: see balanced_group_vec; U gathers in flight per lane. kPlain: no bias, activation or
-/// accumulator, so a finished row is stored as summed. The epilogue's code in the row loop cost
-/// 7-10% even when unused (spindle bench mxm, H100: R-MAT 20 N = 32 / 64 0.848 / 1.036 ms with
-/// it, 0.770 / 0.932 plain; R-MAT 22 N = 32 / 64 3.312 / 4.286 against 3.081 / 3.967).
-template <class S, class I, class V, class T, int VEC, bool kPlain>
+/// VEC: see balanced_group_vec; U gathers in flight per lane. K: the epilogue's kind (EpiKind);
+/// with Plain a finished row is stored as summed. The generic epilogue's code in the row loop
+/// cost 7-10% even when unused (spindle bench mxm, H100: R-MAT 20 N = 32 / 64 0.848 / 1.036 ms
+/// with it, 0.770 / 0.932 plain; R-MAT 22 N = 32 / 64 3.312 / 4.286 against 3.081 / 3.967).
+template <class S, class I, class V, class T, int VEC, EpiKind K>
 __global__ void __launch_bounds__(kSpmmBlock)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
   // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
@@ -283,11 +283,11 @@ __global__ void __launch_bounds__(kSpmmBlock)
     accumulate_segment<S, I, V, T, VEC, U>(a, cache, start, next < e ? next : e, G, qlane, slot0,
                                            gmask, col, col_ok, acc);
     if (col_ok) {
-      if constexpr (kPlain) {  // only the last owned row can run past the chunk
+      if constexpr (K == EpiKind::Plain) {  // only the last owned row can run past the chunk
         store_partial_frag<T, VEC>(
             next <= e ? a.c + out_row(w, r) * a.ldc + col : w.ws_tail + c * a.n + col, acc);
       } else if (next <= e) {
-        store_row_frag<T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
+        store_row_frag_as<K, T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
       } else {
         store_partial_frag<T, VEC>(w.ws_tail + c * a.n + col, acc);
       }
@@ -389,15 +389,10 @@ void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
-  const bool plain =
-      a.epi.bias == nullptr && a.epi.act == UnaryOp::Identity && !a.epi.accum.enabled;
-  if (plain) {
-    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, true>
+  dispatch_epilogue<S>(a.epi, [&](auto kind) {
+    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, decltype(kind)::value>
         <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
-  } else {
-    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, false>
-        <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
-  }
+  });
 }
 
 /// Launches the main pass, the empty-row pass (warp form only: the group form writes empty

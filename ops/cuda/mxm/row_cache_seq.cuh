@@ -105,6 +105,29 @@ __device__ __forceinline__ void store_partial_frag(T* p, const T (&acc)[VEC]) {
   store_frag<T, VEC>(p, out);
 }
 
+/// store_row_frag with the epilogue's kind known at compile time (EpiKind): Plain stores the
+/// sums, Bias and BiasRelu add bias[col + v] (and apply Relu) as finish_value does, Generic is
+/// store_row_frag.
+template <EpiKind K, class T, int VEC>
+__device__ __forceinline__ void store_row_frag_as(const DenseEpilogue<T>& e, T* c, std::int64_t col,
+                                                  const T (&acc)[VEC]) {
+  if constexpr (K == EpiKind::Generic) {
+    store_row_frag<T, VEC>(e, c, col, acc);
+  } else if constexpr (K == EpiKind::Plain) {
+    store_partial_frag<T, VEC>(c, acc);
+  } else {
+    Frag<T, VEC> out;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+      out.v[v] = acc[v] + __ldg(e.bias + col + v);
+      if constexpr (K == EpiKind::BiasRelu) {
+        out.v[v] = apply_unary(UnaryOp::Relu, out.v[v], T(0));
+      }
+    }
+    store_frag<T, VEC>(c, out);
+  }
+}
+
 /// grid.x: rows·G threads in blocks of 256; grid.y: column tiles of G·VEC. VEC divides N.
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(kSpmmBlock)

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "spindle/operators.hpp"
+#include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
 
 namespace spindle::detail::cuda {
@@ -35,6 +36,21 @@ struct DenseEpilogue {
   T act_scalar = T(0);
   Accum accum{};
 };
+
+/// The epilogue's shape as a kernel template parameter. A kernel that stores finished rows in
+/// a hot loop is instantiated per kind, because the generic epilogue's code cost the group form
+/// of nnz_balanced_seq 7-10% even when nothing was applied (ops/cuda/mxm/NOTES.md).
+///   Plain     nothing: rows are stored as summed (any semiring)
+///   Bias      t + bias[n]                    (GCN's last layer)
+///   BiasRelu  relu(t + bias[n])              (GCN's hidden layers)
+///   Generic   finish_value + accumulator: every DenseEpilogue
+enum class EpiKind : std::uint8_t { Plain, Bias, BiasRelu, Generic };
+
+/// Semirings that get the Bias / BiasRelu instantiations: plus_times, the GCN aggregation.
+/// Others run those epilogues through Generic (same results), which keeps the number of
+/// compiled kernels per translation unit down.
+template <class S>
+constexpr bool kFusedBiasEpilogue = S::kind == SemiringKind::PlusTimes;
 
 /// Raw device view of one SpMM call. `vals` is nullptr for pattern graphs (every entry is 1).
 template <class I, class V, class T>
@@ -68,6 +84,41 @@ __device__ __forceinline__ void store_finished(const DenseEpilogue<T>& e, T* c, 
   t = finish_value(e, t, n);
   if (e.accum.enabled) t = apply_binary(e.accum.op, *c, t);
   *c = t;
+}
+
+/// The kind of epilogue e needs, on the host.
+template <class T>
+EpiKind epi_kind(const DenseEpilogue<T>& e) {
+  if (e.accum.enabled) return EpiKind::Generic;
+  if (e.act == UnaryOp::Identity) return e.bias != nullptr ? EpiKind::Bias : EpiKind::Plain;
+  if (e.act == UnaryOp::Relu && e.bias != nullptr) return EpiKind::BiasRelu;
+  return EpiKind::Generic;
+}
+
+/// Calls f(std::integral_constant<EpiKind, K>{}) for the instantiation that serves epilogue e
+/// under semiring S: Bias and BiasRelu where kFusedBiasEpilogue<S>, else Generic.
+template <class S, class T, class F>
+void dispatch_epilogue(const DenseEpilogue<T>& e, F&& f) {
+  switch (epi_kind(e)) {
+    case EpiKind::Plain:
+      f(std::integral_constant<EpiKind, EpiKind::Plain>{});
+      return;
+    case EpiKind::Bias:
+      if constexpr (kFusedBiasEpilogue<S>) {
+        f(std::integral_constant<EpiKind, EpiKind::Bias>{});
+        return;
+      }
+      break;
+    case EpiKind::BiasRelu:
+      if constexpr (kFusedBiasEpilogue<S>) {
+        f(std::integral_constant<EpiKind, EpiKind::BiasRelu>{});
+        return;
+      }
+      break;
+    case EpiKind::Generic:
+      break;
+  }
+  f(std::integral_constant<EpiKind, EpiKind::Generic>{});
 }
 
 /// VEC consecutive values of T loaded or stored as one (or two) 8/16-byte accesses.
