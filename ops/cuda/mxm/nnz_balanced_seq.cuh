@@ -23,6 +23,8 @@
 /// No atomics: the result is bit-identical run to run, for every semiring. The cost: 2·N·T bytes
 /// of workspace per chunk and two small launches (the partition is cached per graph and W).
 
+#include <algorithm>
+
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 
 namespace spindle::detail::cuda {
@@ -296,8 +298,9 @@ __global__ void __launch_bounds__(kSpmmBlock)
   }
 }
 
-/// One warp per chunk: a chunk whose last owned row runs past its end combines its tail with
-/// the heads of the chunks that row covers, in chunk order, and stores the row.
+/// One warp per chunk and slab of columns (grid.y slabs; the warp takes columns blockIdx.y·32 +
+/// lane, stepping by 32·gridDim.y): a chunk whose last owned row runs past its end combines its
+/// tail with the heads of the chunks that row covers, in chunk order, and stores the row.
 template <class S, class I, class T>
 __global__ void spmm_balanced_fixup_kernel(const I* __restrict__ row_ptr, BalancedArgs<I, T> w,
                                            std::int64_t n, T* __restrict__ c_out, std::int64_t ldc,
@@ -319,7 +322,8 @@ __global__ void spmm_balanced_fixup_kernel(const I* __restrict__ row_ptr, Balanc
   const std::int64_t covered = (rend + w.chunk - 1) / w.chunk;
   const std::int64_t last = covered < w.nchunks ? covered : w.nchunks;
   constexpr int kInFlight = 8;
-  for (std::int64_t col = lane; col < n; col += 32) {
+  const std::int64_t step = 32 * static_cast<std::int64_t>(gridDim.y);
+  for (std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * 32 + lane; col < n; col += step) {
     T acc = w.ws_tail[c * n + col];
     for (std::int64_t c2 = c + 1; c2 < last; c2 += kInFlight) {
       T h[kInFlight];
@@ -334,6 +338,18 @@ __global__ void spmm_balanced_fixup_kernel(const I* __restrict__ row_ptr, Balanc
     }
     store_finished(epi, crow + col, acc, col);
   }
+}
+
+/// Column slabs of the fix-up: one warp per chunk walks all of N while there are enough chunks
+/// to fill the GPU; with few chunks (small graphs, whose small chunks make a long row cover
+/// hundreds of them) the columns are split over up to N/32 warps per chunk, so that the one
+/// warp summing such a row's heads does not become the whole call's critical path. At most
+/// kFixupWarps warps in all: most of them find nothing to do and leave.
+inline std::int64_t balanced_fixup_slabs(std::int64_t nchunks, std::int64_t n) {
+  constexpr std::int64_t kFixupWarps = std::int64_t{1} << 16;
+  const std::int64_t most = (n + 31) / 32;
+  const std::int64_t fit = nchunks > 0 ? kFixupWarps / nchunks : most;
+  return std::max<std::int64_t>(1, std::min<std::int64_t>({most, fit, 65535}));
 }
 
 /// Chunk size for nnz_balanced_seq: `requested` (0 = default 256 nonzeros, about 16 average
@@ -434,9 +450,10 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
   }
   if (w.nchunks > 1) {
     const std::int64_t threads = (w.nchunks - 1) * 32;
+    const dim3 grid(static_cast<unsigned>((threads + kSpmmBlock - 1) / kSpmmBlock),
+                    static_cast<unsigned>(balanced_fixup_slabs(w.nchunks, a.n)));
     spmm_balanced_fixup_kernel<S, I, T>
-        <<<static_cast<unsigned>((threads + kSpmmBlock - 1) / kSpmmBlock), kSpmmBlock, 0, stream>>>(
-            a.row_ptr, w, a.n, a.c, a.ldc, a.epi);
+        <<<grid, kSpmmBlock, 0, stream>>>(a.row_ptr, w, a.n, a.c, a.ldc, a.epi);
   }
 }
 
