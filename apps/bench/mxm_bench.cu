@@ -122,17 +122,7 @@ int main(int argc, char** argv) try {
       }
       row.str("cusparse_best", cus_best_name).num("cusparse_best_ms", cus_best);
 
-      detail::cuda::SpmmArgs<std::int32_t, float, float> a;
-      a.rows = st.rows;
-      a.n = n;
-      a.row_ptr = d.row_ptr;
-      a.col_idx = d.col_idx;
-      a.vals = d.values;
-      a.b = B.as<const float>();
-      a.ldb = n;
-      a.c = C.as<float>();
-      a.ldc = n;
-      a.identity = 0.0f;
+      const auto a = spmm_args(d, n, B.as<const float>(), C.as<float>());
 
       auto run_checked = [&](const Plan& p, const std::string& label, bool record) -> double {
         poison(C.as<float>(), rows_n, s);

@@ -19,6 +19,8 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
+#include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/mxm/spmm_common.cuh"
 #include "spindle/coo_builder.hpp"
 #include "spindle/error.hpp"
 #include "spindle/graph.hpp"
@@ -187,6 +189,25 @@ __global__ void diff_kernel(const T* got, const T* ref, std::int64_t n, double* 
     out[3 * blockIdx.x + 1] = sr[0];
     out[3 * blockIdx.x + 2] = sn[0];
   }
+}
+
+/// The raw arguments of the plus_times SpMM C = A·B over the device CSR d of A: B is
+/// cols(A) x n and C rows(A) x n, both dense, row-major, leading dimension n; no epilogue.
+inline detail::cuda::SpmmArgs<std::int32_t, float, float> spmm_args(
+    const detail::cuda::DeviceCsr<std::int32_t, float>& d, std::int64_t n, const float* b,
+    float* c) {
+  detail::cuda::SpmmArgs<std::int32_t, float, float> a;
+  a.rows = d.rows;
+  a.n = n;
+  a.row_ptr = d.row_ptr;
+  a.col_idx = d.col_idx;
+  a.vals = d.values;
+  a.b = b;
+  a.ldb = n;
+  a.c = c;
+  a.ldc = n;
+  a.identity = 0.0f;
+  return a;
 }
 
 struct Diff {

@@ -12,6 +12,9 @@
 //                    per lane, VEC columns per lane (G = N / VEC lanes, at most 32) and vector
 //                    C stores
 //   xa:CHUNK / xe:CHUNK  xg:8:2:CHUNK with the library's segment walk / the library's stores
+//   xl:MINB:VEC:CHUNK  xg with U = 8 (VEC = 2) or 4 (VEC = 4) and __launch_bounds__(256, MINB)
+//   xr:U:VEC:PLAIN   row_cache_seq with U gathers in flight and VEC columns per lane (the
+//                    library's segment walk), stores plain (1) or through the epilogue (0)
 // ops/cuda/mxm/NOTES.md has what it found.
 //
 // Build (from the repository root, after the CUDA build in build/wt):
@@ -69,8 +72,8 @@ __device__ __forceinline__ void stv(float* p, const F<VEC>& f) {
 
 /// The group form with U gathers in flight per lane and VEC columns per lane (G = N / VEC lanes
 /// per chunk, at most 32): VEC = 1 at N = 32 keeps a whole warp on one chunk (converged).
-template <int U, int VEC, int MODE>
-__global__ void __launch_bounds__(256) group(Args a, W w, int g_log2) {
+template <int U, int VEC, int MODE, int MINB = 1>
+__global__ void __launch_bounds__(256, MINB) group(Args a, W w, int g_log2) {
   __shared__ int ccol[256];
   __shared__ float cval[256];
   __shared__ SeqCache<int, float, float> cache;
@@ -157,6 +160,33 @@ __global__ void __launch_bounds__(256) group(Args a, W w, int g_log2) {
   }
 }
 
+/// row_cache_seq with the gathers in flight and the fragment width as parameters.
+template <int U, int VEC, bool kPlain>
+__global__ void __launch_bounds__(256) rcs(Args a, int g_log2) {
+  __shared__ SeqCache<int, float, float> cache;
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t row =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (row >= a.rows) return;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  float acc[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc[v] = 0.f;
+  accumulate_segment<S, int, float, float, VEC, U>(a, cache, a.row_ptr[row], a.row_ptr[row + 1], G,
+                                                   qlane, slot0, gmask, col, col_ok, acc);
+  if (!col_ok) return;
+  if constexpr (kPlain) {
+    store_partial_frag<float, VEC>(a.c + row * a.ldc + col, acc);
+  } else {
+    store_row_frag<float, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
+  }
+}
+
 }  // namespace xp
 
 namespace {
@@ -183,7 +213,7 @@ Variant parse_variant(const std::string& t) {
   return v;
 }
 
-template <int U, int VEC, int MODE = 0>
+template <int U, int VEC, int MODE = 0, int MINB = 1>
 void run_xgroup(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
                 cudaStream_t s) {
   W w;
@@ -198,13 +228,22 @@ void run_xgroup(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t
   const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
                   static_cast<unsigned>((a.n + width - 1) / width));
-  xp::group<U, VEC, MODE><<<grid, 256, 0, s>>>(a, w, log2_int(lanes));
+  xp::group<U, VEC, MODE, MINB><<<grid, 256, 0, s>>>(a, w, log2_int(lanes));
   if (w.nchunks > 1) {
     const std::int64_t threads = (w.nchunks - 1) * 32;
     spmm_balanced_fixup_kernel<S, std::int32_t, float>
         <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(a.row_ptr, w, a.n, a.c, a.ldc,
                                                                       a.epi);
   }
+}
+
+template <int U, int VEC, bool kPlain>
+void run_xrcs(const Args& a, cudaStream_t s) {
+  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const dim3 grid(static_cast<unsigned>((a.rows * lanes + 255) / 256),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  xp::rcs<U, VEC, kPlain><<<grid, 256, 0, s>>>(a, log2_int(lanes));
 }
 
 void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, float>& G,
@@ -242,6 +281,43 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
       if (r.u == u && r.vec == vec) return r.run(a, G, arg(2), s);
     }
     throw InvalidArgument("xg: U must be 4, 8 or 16, VEC 1, 2 or 4");
+  } else if (v.kind == "xl") {  // xg with U = 8 (VEC 2) or 4 (VEC 4), MINB blocks per SM
+    const long long minb = arg(0), vec = arg(1);
+    if (a.n % vec != 0) throw InvalidArgument("xl needs N divisible by VEC");
+    using Run =
+        void (*)(const Args&, const Graph<std::int32_t, float>&, std::int64_t, cudaStream_t);
+    struct Entry {
+      long long minb, vec;
+      Run run;
+    };
+    static const Entry kRuns[] = {
+        {4, 2, &run_xgroup<8, 2, 0, 4>}, {5, 2, &run_xgroup<8, 2, 0, 5>},
+        {6, 2, &run_xgroup<8, 2, 0, 6>}, {8, 2, &run_xgroup<8, 2, 0, 8>},
+        {4, 4, &run_xgroup<4, 4, 0, 4>}, {5, 4, &run_xgroup<4, 4, 0, 5>},
+        {6, 4, &run_xgroup<4, 4, 0, 6>}, {8, 4, &run_xgroup<4, 4, 0, 8>},
+    };
+    for (const Entry& r : kRuns) {
+      if (r.minb == minb && r.vec == vec) return r.run(a, G, arg(2), s);
+    }
+    throw InvalidArgument("xl: MINB must be 4, 5, 6 or 8, VEC 2 or 4");
+  } else if (v.kind == "xr") {
+    const long long u = arg(0), vec = arg(1), plain = arg(2);
+    if (a.n % vec != 0) throw InvalidArgument("xr needs N divisible by VEC");
+    using Run = void (*)(const Args&, cudaStream_t);
+    struct Entry {
+      long long u, vec, plain;
+      Run run;
+    };
+    static const Entry kRuns[] = {
+        {4, 2, 0, &run_xrcs<4, 2, false>}, {8, 2, 0, &run_xrcs<8, 2, false>},
+        {4, 4, 0, &run_xrcs<4, 4, false>}, {8, 4, 0, &run_xrcs<8, 4, false>},
+        {4, 2, 1, &run_xrcs<4, 2, true>},  {8, 2, 1, &run_xrcs<8, 2, true>},
+        {4, 4, 1, &run_xrcs<4, 4, true>},  {8, 4, 1, &run_xrcs<8, 4, true>},
+    };
+    for (const Entry& r : kRuns) {
+      if (r.u == u && r.vec == vec && r.plain == plain) return r.run(a, s);
+    }
+    throw InvalidArgument("xr: U must be 4 or 8, VEC 2 or 4, PLAIN 0 or 1");
   } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
     if (a.n % 2 != 0) throw InvalidArgument("xa/xe need even N");
     if (v.kind == "xa") return run_xgroup<8, 2, 1>(a, G, arg(0), s);
@@ -301,17 +377,7 @@ int main(int argc, char** argv) try {
           cus_name = to_string(alg);
         }
       }
-      Args a;
-      a.rows = st.rows;
-      a.n = n;
-      a.row_ptr = d.row_ptr;
-      a.col_idx = d.col_idx;
-      a.vals = d.values;
-      a.b = B.as<const float>();
-      a.ldb = n;
-      a.c = C.as<float>();
-      a.ldc = n;
-      a.identity = 0.0f;
+      const Args a = spmm_args(d, n, B.as<const float>(), C.as<float>());
       std::printf("%-14s N=%-4lld cusparse %-18s %8.4f ms |", ng.name.c_str(),
                   static_cast<long long>(n), cus_name.c_str(), cus);
       for (const Variant& v : vs) {
