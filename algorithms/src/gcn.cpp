@@ -105,17 +105,33 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
     const Unary<T> act = Unary<T>::make(last ? UnaryOp::Identity : UnaryOp::Relu);
     DenseMatrix<T>& tmp = ws.tmp[l];
     DenseMatrix<T>& out = ws.out[l];
+    auto report = [&](GcnStage::Kind kind, std::int64_t in_w, std::int64_t out_w, bool bias) {
+      if (!options.on_stage) return;
+      GcnStage st;
+      st.kind = kind;
+      st.layer = l;
+      st.in_width = in_w;
+      st.out_width = out_w;
+      st.bias = bias;
+      st.relu = bias && !last;
+      options.on_stage(st);
+    };
     if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
       mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
-      gemm(out, tmp, W, desc.device);          // (Â H) W
+      report(GcnStage::Kind::Aggregate, W.rows(), W.rows(), false);
+      gemm(out, tmp, W, desc.device);  // (Â H) W
+      report(GcnStage::Kind::Transform, W.rows(), W.cols(), false);
       add_row_bias(out, b, act, desc);
+      report(GcnStage::Kind::Bias, W.cols(), W.cols(), true);
     } else {
       gemm(tmp, *in, W, desc.device);  // H W
+      report(GcnStage::Kind::Transform, W.rows(), W.cols(), false);
       // Â (H W), with the bias and activation applied as the SpMM stores each row.
       MxmEpilogue<T> epilogue;
       epilogue.bias = &b;
       epilogue.act = act.op;
       mxm(out, plus_times, A_hat, tmp, epilogue, desc);
+      report(GcnStage::Kind::Aggregate, W.cols(), W.cols(), true);
     }
     in = &out;
   }

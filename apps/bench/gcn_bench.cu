@@ -113,39 +113,54 @@ int main(int argc, char** argv) try {
   const DenseMatrix<float>& out = ws.out.back();
   const float* gpu_out = out.data();  // const access: one download
 
-  // Where the time goes: each layer's GEMM and SpMM (with its fused epilogue) timed alone, in the
-  // order gcn_inference_normalized runs them (transform first unless aggregating is cheaper).
+  // Where the time goes: CUDA events recorded between the steps that gcn_inference_normalized
+  // reports through GcnOptions::on_stage (the same calls as above), median per step over reps.
   std::vector<std::pair<std::string, double>> stages;
   {
-    const Descriptor d = Descriptor{}.on(Device::Cuda);
-    const DenseMatrix<float>* in = &X;
-    for (std::size_t l = 0; l < model.weights.size(); ++l) {
-      const DenseMatrix<float>& W = model.weights[l];
-      const bool last = l + 1 == model.weights.size();
-      const std::string tag = "layer " + std::to_string(l + 1);
-      DenseMatrix<float>& tmp = ws.tmp[l];
-      DenseMatrix<float>& o = ws.out[l];
-      const std::string shape = std::to_string(in->cols()) + "x" + std::to_string(W.cols());
-      if (gcn_aggregate_first(W.rows(), W.cols(), GcnOrder::Auto)) {
-        stages.emplace_back(
-            tag + " SpMM N=" + std::to_string(in->cols()),
-            time_runs([&] { mxm(tmp, semiring::plus_times<float>{}, A_hat, *in, d); }, s, 1, reps)
-                .median);
-        stages.emplace_back(tag + " GEMM " + shape,
-                            time_runs([&] { gemm(o, tmp, W, Device::Cuda); }, s, 1, reps).median);
-      } else {
-        stages.emplace_back(tag + " GEMM " + shape,
-                            time_runs([&] { gemm(tmp, *in, W, Device::Cuda); }, s, 1, reps).median);
-        MxmEpilogue<float> epi;
-        epi.bias = &model.biases[l];
-        epi.act = last ? UnaryOp::Identity : UnaryOp::Relu;
-        stages.emplace_back(
-            tag + " SpMM N=" + std::to_string(W.cols()) + " +bias" + (last ? "" : "+relu"),
-            time_runs([&] { mxm(o, semiring::plus_times<float>{}, A_hat, tmp, epi, d); }, s, 1,
-                      reps)
-                .median);
+    std::vector<cudaEvent_t> events;
+    std::vector<std::string> labels;
+    std::size_t step = 0;
+    auto record = [&] {
+      if (step == events.size()) {
+        events.emplace_back();
+        SPINDLE_CUDA_CHECK(cudaEventCreate(&events.back()));
       }
-      in = &o;
+      SPINDLE_CUDA_CHECK(cudaEventRecord(events[step++], s));
+    };
+    GcnOptions staged = gpu;
+    staged.on_stage = [&](const GcnStage& st) {
+      record();
+      if (step - 2 < labels.size()) return;  // step - 2: this step's index; labelled once
+      std::string label = "layer " + std::to_string(st.layer + 1);
+      if (st.kind == GcnStage::Kind::Transform) {
+        label += " GEMM " + std::to_string(st.in_width) + "x" + std::to_string(st.out_width);
+      } else if (st.kind == GcnStage::Kind::Aggregate) {
+        label += " SpMM N=" + std::to_string(st.in_width);
+      } else {
+        label += " bias";
+      }
+      if (st.kind != GcnStage::Kind::Bias && st.bias) label += " +bias";
+      if (st.relu) label += "+relu";
+      labels.push_back(label);
+    };
+    std::vector<std::vector<float>> per_step;
+    for (int r = 0; r < reps; ++r) {
+      step = 0;
+      record();
+      gcn_inference_normalized(A_hat, X, model, ws, staged);
+      SPINDLE_CUDA_CHECK(cudaEventSynchronize(events[step - 1]));
+      per_step.resize(step - 1);
+      for (std::size_t k = 0; k + 1 < step; ++k) {
+        float ms = 0;
+        SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&ms, events[k], events[k + 1]));
+        per_step[k].push_back(ms);
+      }
+    }
+    for (cudaEvent_t e : events) cudaEventDestroy(e);
+    for (std::size_t k = 0; k < per_step.size(); ++k) {
+      std::vector<float> v = per_step[k];
+      std::sort(v.begin(), v.end());
+      stages.emplace_back(labels[k], v[v.size() / 2]);
     }
   }
   double stage_sum = 0;

@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "alg_test_utils.hpp"
@@ -189,6 +191,43 @@ TEST(Gcn, OrderRulePicksTheNarrowerSideForAggregation) {
   EXPECT_FALSE(gcn_aggregate_first(64, 64, GcnOrder::Auto));
   EXPECT_TRUE(gcn_aggregate_first(128, 32, GcnOrder::AggregateFirst));
   EXPECT_FALSE(gcn_aggregate_first(16, 128, GcnOrder::TransformFirst));
+}
+
+TEST(Gcn, ReportsEveryStepInOrderWithoutChangingTheResult) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 50, 3);
+  const auto a_hat = gcn_normalize<double>(g);
+  // 4 -> 8 aggregates first (narrower input), 8 -> 3 transforms first.
+  const auto model = model_with_biases<double>(4, {8, 3}, 5);
+  const auto X = random_features<double>(50, 4, 6);
+  GcnOptions o;
+  o.device = Device::Cpu;
+  const auto want = gcn_inference_normalized(a_hat, X, model, o);
+  std::vector<GcnStage> seen;
+  o.on_stage = [&](const GcnStage& st) { seen.push_back(st); };
+  const auto got = gcn_inference_normalized(a_hat, X, model, o);
+  EXPECT_EQ(got.storage(), want.storage());
+  using K = GcnStage::Kind;
+  struct Want {
+    K kind;
+    std::size_t layer;
+    std::int64_t in, out;
+    bool bias, relu;
+  };
+  const Want steps[] = {{K::Aggregate, 0, 4, 4, false, false},
+                        {K::Transform, 0, 4, 8, false, false},
+                        {K::Bias, 0, 8, 8, true, true},
+                        {K::Transform, 1, 8, 3, false, false},
+                        {K::Aggregate, 1, 3, 3, true, false}};
+  ASSERT_EQ(seen.size(), std::size(steps));
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    EXPECT_EQ(seen[i].kind, steps[i].kind);
+    EXPECT_EQ(seen[i].layer, steps[i].layer);
+    EXPECT_EQ(seen[i].in_width, steps[i].in);
+    EXPECT_EQ(seen[i].out_width, steps[i].out);
+    EXPECT_EQ(seen[i].bias, steps[i].bias);
+    EXPECT_EQ(seen[i].relu, steps[i].relu);
+  }
 }
 
 TEST(Gcn, GlorotWeightsAreSeededAndBounded) {

@@ -5,6 +5,7 @@
 /// (SpMM through spindle::mxm) and the swappable dense gemm().
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "spindle/dense.hpp"
@@ -31,6 +32,21 @@ enum class GcnOrder : std::uint8_t {
   TransformFirst,  ///< Â (H W)
 };
 
+/// One step of gcn_inference_normalized(), as reported to GcnOptions::on_stage.
+struct GcnStage {
+  enum class Kind : std::uint8_t {
+    Transform,  ///< dense product H W (gemm)
+    Aggregate,  ///< SpMM Â H (mxm), possibly with the bias and ReLU fused into its stores
+    Bias,       ///< bias (and ReLU) added on their own, after an aggregate-first layer
+  };
+  Kind kind = Kind::Transform;
+  std::size_t layer = 0;       ///< 0-based
+  std::int64_t in_width = 0;   ///< columns of the step's input
+  std::int64_t out_width = 0;  ///< columns of its output
+  bool bias = false;           ///< the bias is applied in this step
+  bool relu = false;           ///< ReLU is applied in this step
+};
+
 /// Options of gcn_inference() and gcn_normalize().
 struct GcnOptions {
   /// Multiplication order per layer (results agree up to rounding).
@@ -45,6 +61,10 @@ struct GcnOptions {
   Device device = Device::Auto;
   /// Forces an SpMM kernel (Auto: the planner decides).
   MxmKernel mxm_kernel = MxmKernel::Auto;
+  /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:
+  /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
+  /// or profiler ranges between the steps. Empty: not called.
+  std::function<void(const GcnStage&)> on_stage;
 };
 
 /// Â = D^-1/2 (A + I) D^-1/2, with D the row sums of A + I. A + I adds a unit self-loop only
