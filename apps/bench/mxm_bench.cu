@@ -159,6 +159,13 @@ int main(int argc, char** argv) try {
         variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
+      if (n >= 16 &&
+          static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockOneLaunchBelowNnz) {
+        // row_cache_seq with long rows cut into pieces (the planner's pick on small graphs)
+        Plan v = variant(MxmKernel::RowCacheSeq, 0);
+        v.params.items_per_worker = detail::cuda::kSpmmSplitPiece;
+        variants.push_back(v);
+      }
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)
       double best = -1;

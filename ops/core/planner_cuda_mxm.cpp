@@ -40,6 +40,22 @@ constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // nnz_balanced_seq 0.039 / 0.071 / 0.051 / 0.067 (cuSPARSE 0.023-0.024). The bound is mxv's
 // small-graph bound (planner_cuda.cpp kSmallNnz).
 constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
+// ... up to N = 16. From N = 32 small graphs take row_cache_seq, in its split form where one row
+// is far longer than the rest (rows cut into pieces of at most kSplitPiece entries, their partials
+// added in order by a second kernel; row_cache_seq.cuh). row_block re-reads A once per 8-column
+// pass and whole rows leave one group walking the longest row. Harness (apps/bench/experiments/
+// spmm_params.cu, H100, 2026-11-22, ms at N = 32 / 64 / 128 / 256, cuSPARSE best 0.022-0.023):
+// as20graph (max row 1459, avg 4.1) split<=16 0.014 / 0.015 / 0.017 / 0.020, row_block 0.016 /
+// 0.018 / 0.022 / 0.032; email-Eu-core (max 334, avg 25) split<=16 0.014 / 0.013 / 0.015 / 0.016,
+// row_block 0.015 / 0.018 / 0.023 / 0.034 (cuSPARSE 0.018-0.019). Pieces of 32 or 64 were 0-30%
+// slower. Without a dominant row the split form only adds the second launch: 1138_bus (max row
+// 18) row_cache_seq 0.008 at every width, split<=16 0.012, row_block 0.011; bcsstk13 (max 95, avg
+// 42) row_cache_seq 0.016-0.019, split<=16 0.016-0.025. N = 16 stays with row_block (as20graph
+// 0.0144 against split<=16 0.0148).
+constexpr std::int64_t kSmallGraphRowCacheMinN = 32;
+constexpr std::int64_t kSplitPiece = 16;
+constexpr std::int64_t kSplitMinLongestRow = 64;
+constexpr double kSplitLongestOverAverage = 8.0;
 // ... except on graphs of long average rows, where a warp per row keeps every lane busy and the
 // group-per-row walk of row_cache_seq is short of parallelism: parallel_reduce_vec beat
 // row_cache_seq up to N = 16 on bcsstk13 (avg row 42: 0.008 vs 0.037 ms at N = 8) and on
@@ -163,6 +179,21 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
     return p;
   }
   const bool small_graph = stats.nnz < kRowBlockAnyWidthBelowNnz;
+  if (small_graph && n >= kSmallGraphRowCacheMinN) {
+    const bool split =
+        stats.max_row > kSplitMinLongestRow &&
+        static_cast<double>(stats.max_row) > kSplitLongestOverAverage * stats.avg_row;
+    p.mxm = MxmKernel::RowCacheSeq;
+    if (split) p.params.items_per_worker = kSplitPiece;
+    p.reason = "N = " + std::to_string(n) + ", small graph (" + std::to_string(stats.nnz) +
+               " entries): sequential row caching, " +
+               (split ? "rows cut into pieces of <= " + std::to_string(kSplitPiece) +
+                            " entries (longest row " + std::to_string(stats.max_row) + ", avg " +
+                            fmt(stats.avg_row) + ")"
+                      : "whole rows (longest " + std::to_string(stats.max_row) + ")");
+    if (desc.mxm_kernel == MxmKernel::Auto) return p;
+    return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
+  }
   const bool row_block = stats.avg_row < kLongAverageRow &&
                          (n <= kRowBlockMaxN || small_graph ||
                           (n <= kRowBlockSkewedMaxN && stats.imbalance() > kImbalanceBalanced));

@@ -49,6 +49,8 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::ParallelReduceVec, lp(4, 0, 0), "parallel_reduce_vec/4 lanes"},
       {MxmKernel::RowCacheSeq, lp(0, 0, 0), "row_cache_seq"},
       {MxmKernel::RowCacheSeq, lp(0, 0, 8), "row_cache_seq/tile 8"},
+      {MxmKernel::RowCacheSeq, lp(0, 16, 0), "row_cache_seq/split<=16"},
+      {MxmKernel::RowCacheSeq, lp(0, 3, 8), "row_cache_seq/split<=3 tile 8"},
       {MxmKernel::NnzBalancedSeq, lp(0, 0, 0), "nnz_balanced_seq"},
       {MxmKernel::NnzBalancedSeq, lp(0, 32, 0), "nnz_balanced_seq/chunk 32"},
       {MxmKernel::NnzBalancedSeq, lp(0, 7, 16), "nnz_balanced_seq/chunk 7 tile 16"},

@@ -91,10 +91,44 @@ TEST(MxmPlanner, SkewedGraphsKeepRowBlocksUpToSixteenThenLoadBalance) {
   }
 }
 
-TEST(MxmPlanner, SmallGraphsTakeRowBlocksAtEveryWidth) {
-  for (std::int64_t n : {12, 16, 32, 64, 128, 256}) {
+TEST(MxmPlanner, SmallGraphsTakeRowBlocksUpToSixteenThenRowCaching) {
+  for (std::int64_t n : {12, 16}) {
     EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
   }
+  // From N = 32: row_cache_seq, its rows cut into pieces where one row dominates (as20graph: a
+  // row of 1459 against 4.1 on average; email-Eu-core: 334 against 25), whole rows otherwise
+  // (bcsstk13: 95 against 42; 1138_bus: 18 against 3.6).
+  const GraphStats bus = stats_of(1138, 4054, 2.6, 18);
+  for (std::int64_t n : {32, 64, 100, 128, 256}) {
+    for (const GraphStats* s : {&kAs20, &kEmail}) {
+      MxmInfo info;
+      info.n = n;
+      const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
+      EXPECT_EQ(p.mxm, MxmKernel::RowCacheSeq) << "N = " << n;
+      EXPECT_EQ(p.params.items_per_worker, 16) << "N = " << n;
+      EXPECT_NE(p.reason.find("pieces of <= 16"), std::string::npos) << p.reason;
+    }
+    for (const GraphStats* s : {&kBcsstk13, &bus}) {
+      MxmInfo info;
+      info.n = n;
+      const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
+      EXPECT_EQ(p.mxm, MxmKernel::RowCacheSeq) << "N = " << n;
+      EXPECT_EQ(p.params.items_per_worker, 0) << "N = " << n;
+      EXPECT_NE(p.reason.find("whole rows"), std::string::npos) << p.reason;
+    }
+  }
+  // Forcing another kernel drops the pieces; larger graphs never get them.
+  MxmInfo info;
+  info.n = 64;
+  Descriptor d;
+  d.mxm_kernel = MxmKernel::RowBlock;
+  const Plan f = plan_mxm_cuda(kAs20, info, reference_hopper_caps(), d);
+  EXPECT_EQ(f.mxm, MxmKernel::RowBlock);
+  EXPECT_TRUE(f.forced);
+  EXPECT_EQ(f.params.items_per_worker, 0);
+  EXPECT_EQ(plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{})
+                .params.items_per_worker,
+            0);
 }
 
 TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {
@@ -109,8 +143,8 @@ TEST(MxmPlanner, LongAverageRowsKeepParallelReductionUpToSixteen) {
     EXPECT_EQ(mxm_pick(kEmail, n), MxmKernel::ParallelReduceVec) << "N = " << n;
   }
   EXPECT_EQ(mxm_pick(kBcsstk13, 32), MxmKernel::RowCacheSeq);
-  // email-Eu-core's row of 334 would hold one row_cache_seq group for ~58 us.
-  EXPECT_EQ(mxm_pick(kEmail, 32), MxmKernel::NnzBalancedSeq);
+  // email-Eu-core's row of 334 is cut into pieces (the test above).
+  EXPECT_EQ(mxm_pick(kEmail, 32), MxmKernel::RowCacheSeq);
 }
 
 TEST(MxmPlanner, ParallelReductionUsesAboutOneLanePerAverageEntry) {

@@ -15,6 +15,9 @@
 //   xl:MINB:VEC:CHUNK  xg with U = 8 (VEC = 2) or 4 (VEC = 4) and __launch_bounds__(256, MINB)
 //   xr:U:VEC:PLAIN   row_cache_seq with U gathers in flight and VEC columns per lane (the
 //                    library's segment walk), stores plain (1) or through the epilogue (0)
+//   xs:P:U:B         row_cache_seq over rows of at most P entries and pieces of at most P
+//                    entries of longer rows (partials added in order by a second kernel: a
+//                    warp per row and column slab, or with B = 1 a block of 8 warps)
 // ops/cuda/mxm/NOTES.md has what it found.
 //
 // Build (from the repository root, after the CUDA build in build/wt):
@@ -187,6 +190,123 @@ __global__ void __launch_bounds__(256) rcs(Args a, int g_log2) {
   }
 }
 
+// xs: row_cache_seq over rows of at most P entries plus pieces of at most P entries of the longer
+// rows (pieces first in the grid), the pieces' partials added in order by split_fix.
+struct Piece {
+  int row, k0, k1, slot;
+};
+
+template <int U, int VEC>
+__global__ void __launch_bounds__(256)
+    split_rcs(Args a, const Piece* __restrict__ pieces, int npieces, float* __restrict__ partial,
+              int g_log2, int plen) {
+  __shared__ SeqCache<int, float, float> cache;
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t item =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  std::int64_t row, p, q;
+  int slot = -1;
+  if (item < npieces) {
+    const Piece pc = pieces[item];
+    row = pc.row, p = pc.k0, q = pc.k1, slot = pc.slot;
+  } else {
+    row = item - npieces;
+    if (row >= a.rows) return;
+    p = a.row_ptr[row];
+    q = a.row_ptr[row + 1];
+    if (q - p > plen) return;
+  }
+  const std::int64_t col =
+      static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  float acc[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc[v] = 0.0f;
+  accumulate_segment<S, int, float, float, VEC, U>(a, cache, p, q, G, qlane, slot0, gmask, col,
+                                                   col_ok, acc);
+  if (!col_ok) return;
+  if (slot >= 0) {
+    store_partial_frag<float, VEC>(partial + static_cast<std::int64_t>(slot) * a.n + col, acc);
+  } else {
+    store_row_frag<float, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
+  }
+}
+
+template <int VEC>
+__global__ void __launch_bounds__(256) split_fix(const RowBlockLong* __restrict__ longs, int nlong,
+                                                 const float* __restrict__ partial, Args a) {
+  const std::int64_t slabs = (a.n + 32 * VEC - 1) / (32 * VEC);
+  const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (w >= nlong * slabs) return;
+  const RowBlockLong l = longs[w / slabs];
+  const std::int64_t col = (w % slabs) * 32 * VEC + (threadIdx.x & 31) * VEC;
+  if (col >= a.n) return;
+  const float* src = partial + l.first * a.n + col;
+  float acc[VEC];
+  {
+    const Frag<float, VEC> f = load_frag<float, VEC>(src);
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) acc[v] = f.v[v];
+  }
+  std::int64_t p = 1;
+  for (; p + 4 <= l.count; p += 4) {
+    Frag<float, VEC> f[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) f[u] = load_frag<float, VEC>(src + (p + u) * a.n);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) acc[v] += f[u].v[v];
+    }
+  }
+  for (; p < l.count; ++p) {
+    const Frag<float, VEC> f = load_frag<float, VEC>(src + p * a.n);
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) acc[v] += f.v[v];
+  }
+  store_row_frag<float, VEC>(a.epi, a.c + l.row * a.ldc + col, col, acc);
+}
+
+// split_fix with a block per (long row, 32·VEC-column slab): warp w adds pieces w, w + 8, ... in
+// order, then warp 0 adds the 8 warp sums in order.
+template <int VEC>
+__global__ void __launch_bounds__(256) split_fix_block(const RowBlockLong* __restrict__ longs,
+                                                       const float* __restrict__ partial, Args a) {
+  __shared__ Frag<float, VEC> red[8][32];
+  const std::int64_t slabs = (a.n + 32 * VEC - 1) / (32 * VEC);
+  const RowBlockLong l = longs[blockIdx.x / slabs];
+  const int warp = static_cast<int>(threadIdx.x) >> 5, lane = static_cast<int>(threadIdx.x) & 31;
+  const std::int64_t col = (blockIdx.x % slabs) * 32 * VEC + lane * VEC;
+  const bool ok = col < a.n;
+  Frag<float, VEC> acc;
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc.v[v] = 0.0f;
+  if (ok) {
+    const float* src = partial + l.first * a.n + col;
+#pragma unroll 4
+    for (std::int64_t p = warp; p < l.count; p += 8) {
+      const Frag<float, VEC> f = load_frag<float, VEC>(src + p * a.n);
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) acc.v[v] += f.v[v];
+    }
+  }
+  red[warp][lane] = acc;
+  __syncthreads();
+  if (warp != 0 || !ok) return;
+  float t[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) t[v] = red[0][lane].v[v];
+  for (int w = 1; w < 8; ++w) {
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) t[v] += red[w][lane].v[v];
+  }
+  store_row_frag<float, VEC>(a.epi, a.c + l.row * a.ldc + col, col, t);
+}
+
 }  // namespace xp
 
 namespace {
@@ -244,6 +364,69 @@ void run_xrcs(const Args& a, cudaStream_t s) {
   const dim3 grid(static_cast<unsigned>((a.rows * lanes + 255) / 256),
                   static_cast<unsigned>((a.n + width - 1) / width));
   xp::rcs<U, VEC, kPlain><<<grid, 256, 0, s>>>(a, log2_int(lanes));
+}
+
+struct SplitSlot : spindle::detail::ExtensionSlot {
+  DeviceBuffer pieces, longs;
+  int npieces = 0, nlong = 0, nslots = 0;
+};
+
+template <int U, int VEC>
+void run_xsplit(const Args& a, const Graph<std::int32_t, float>& G, int plen, cudaStream_t s,
+                bool block_fix = false) {
+  const auto& slot = G.extension<SplitSlot>("xp.split." + std::to_string(plen), [&] {
+    std::vector<xp::Piece> pc;
+    std::vector<RowBlockLong> lg;
+    const auto& rp = G.row_ptr();
+    int nslots = 0;
+    for (std::int64_t r = 0; r < G.rows(); ++r) {
+      const int len = rp[r + 1] - rp[r];
+      if (len <= plen) continue;
+      const int count = (len + plen - 1) / plen;
+      const int sz = (len + count - 1) / count;
+      lg.push_back({r, nslots, count});
+      for (int i = 0; i < count; ++i) {
+        const int k0 = rp[r] + i * sz;
+        pc.push_back({static_cast<int>(r), k0, std::min(k0 + sz, rp[r + 1]), nslots + i});
+      }
+      nslots += count;
+    }
+    auto sl = std::make_unique<SplitSlot>();
+    sl->npieces = static_cast<int>(pc.size());
+    sl->nlong = static_cast<int>(lg.size());
+    sl->nslots = nslots;
+    sl->pieces = DeviceBuffer(std::max<std::size_t>(1, pc.size()) * sizeof(xp::Piece), "pieces");
+    sl->longs = DeviceBuffer(std::max<std::size_t>(1, lg.size()) * sizeof(RowBlockLong), "longs");
+    if (!pc.empty())
+      SPINDLE_CUDA_CHECK(cudaMemcpy(sl->pieces.get(), pc.data(), pc.size() * sizeof(xp::Piece),
+                                    cudaMemcpyHostToDevice));
+    if (!lg.empty())
+      SPINDLE_CUDA_CHECK(cudaMemcpy(sl->longs.get(), lg.data(), lg.size() * sizeof(RowBlockLong),
+                                    cudaMemcpyHostToDevice));
+    return sl;
+  });
+  DeviceBuffer partial(
+      std::max<std::size_t>(1, static_cast<std::size_t>(slot.nslots) * a.n) * sizeof(float),
+      "xs partial");
+  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const std::int64_t items = slot.npieces + a.rows;
+  const dim3 grid(static_cast<unsigned>((items * lanes + 255) / 256),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  xp::split_rcs<U, VEC><<<grid, 256, 0, s>>>(a, slot.pieces.template as<const xp::Piece>(),
+                                             slot.npieces, partial.template as<float>(),
+                                             log2_int(lanes), plen);
+  if (slot.nlong > 0 && block_fix) {
+    const std::int64_t slabs = (a.n + 32 * VEC - 1) / (32 * VEC);
+    xp::split_fix_block<VEC><<<static_cast<unsigned>(slot.nlong * slabs), 256, 0, s>>>(
+        slot.longs.template as<const RowBlockLong>(), partial.template as<const float>(), a);
+  } else if (slot.nlong > 0) {
+    const std::int64_t slabs = (a.n + 32 * VEC - 1) / (32 * VEC);
+    const std::int64_t threads = slot.nlong * slabs * 32;
+    xp::split_fix<VEC><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(
+        slot.longs.template as<const RowBlockLong>(), slot.nlong,
+        partial.template as<const float>(), a);
+  }
 }
 
 void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, float>& G,
@@ -318,6 +501,18 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
       if (r.u == u && r.vec == vec && r.plain == plain) return r.run(a, s);
     }
     throw InvalidArgument("xr: U must be 4 or 8, VEC 2 or 4, PLAIN 0 or 1");
+  } else if (v.kind == "xs") {  // split rows: P entries per piece, U gathers in flight
+    const int plen = static_cast<int>(arg(0));
+    const long long u = arg(1) == 8 ? 8 : 4;
+    const bool bf = arg(2) != 0;
+    if (plen < 1) throw InvalidArgument("xs: P must be >= 1");
+    if (a.n % 4 == 0) {
+      return u == 8 ? run_xsplit<8, 4>(a, G, plen, s, bf) : run_xsplit<4, 4>(a, G, plen, s, bf);
+    }
+    if (a.n % 2 == 0) {
+      return u == 8 ? run_xsplit<8, 2>(a, G, plen, s, bf) : run_xsplit<4, 2>(a, G, plen, s, bf);
+    }
+    return u == 8 ? run_xsplit<8, 1>(a, G, plen, s, bf) : run_xsplit<4, 1>(a, G, plen, s, bf);
   } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
     if (a.n % 2 != 0) throw InvalidArgument("xa/xe need even N");
     if (v.kind == "xa") return run_xgroup<8, 2, 1>(a, G, arg(0), s);

@@ -10,7 +10,13 @@
 /// is the paper's warp per row; for narrow N the planner takes G = ceil(N/VEC) so a warp serves
 /// 32/G rows instead of leaving lanes without columns. Results are summed in column order.
 /// The segment walk is shared with nnz_balanced_seq (accumulate_segment below).
+///
+/// Split form (row_pieces.hpp): rows longer than P entries are cut into pieces of at most P,
+/// each walked by its own group into a partial result, and a second kernel adds each row's
+/// partials in piece order (no atomics: the same result on every run). It keeps the row kernel's
+/// one pass over A at wide N on small graphs whose longest row would otherwise decide the time.
 
+#include "ops/cuda/mxm/row_pieces.hpp"
 #include "ops/cuda/mxm/spmm_common.cuh"
 
 namespace spindle::detail::cuda {
@@ -153,6 +159,98 @@ __global__ void __launch_bounds__(kSpmmBlock)
   if (col_ok) store_row_frag<T, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
 }
 
+/// The split form: groups [0, npieces) walk the long rows' pieces into `partial` (slot·N, no
+/// epilogue); group npieces + r walks row r whole when it has at most `max_piece` entries and
+/// leaves it to its pieces otherwise. Pieces come first in the grid so the longest work starts
+/// first. grid.y: column tiles of G·VEC, as in row_cache_seq. VEC divides N.
+template <class S, class I, class V, class T, int VEC>
+__global__ void __launch_bounds__(kSpmmBlock)
+    spmm_row_cache_split_kernel(SpmmArgs<I, V, T> a, const RowPiece* __restrict__ pieces,
+                                std::int64_t npieces, std::int64_t max_piece,
+                                T* __restrict__ partial, int g_log2) {
+  __shared__ SeqCache<I, V, T> cache;
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t item =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  std::int64_t row, p, q;
+  std::int64_t slot = -1;
+  // Whole groups leave together below; no warp-wide sync follows.
+  if (item < npieces) {
+    const RowPiece pc = pieces[item];
+    row = pc.row;
+    p = pc.k0;
+    q = pc.k1;
+    slot = pc.slot;
+  } else {
+    row = item - npieces;
+    if (row >= a.rows) return;
+    p = static_cast<std::int64_t>(a.row_ptr[row]);
+    q = static_cast<std::int64_t>(a.row_ptr[row + 1]);
+    if (q - p > max_piece) return;  // its pieces have it
+  }
+  const std::int64_t col =
+      static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  T acc[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
+  accumulate_segment<S, I, V, T, VEC>(a, cache, p, q, G, qlane, slot0, gmask, col, col_ok, acc);
+  if (!col_ok) return;
+  if (slot >= 0) {
+    store_partial_frag<T, VEC>(partial + slot * a.n + col, acc);
+  } else {
+    store_row_frag<T, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
+  }
+}
+
+/// The split form's second kernel: a block per (long row, slab of 32·VEC columns). Warp w adds
+/// pieces w, w + 8, ... in order, then warp 0 adds the 8 warp sums in warp order and writes the
+/// row through the epilogue: a fixed order, so the result is the same on every run. (One warp
+/// per row walking all its pieces made the longest row's fix-up the critical path: as20graph at
+/// N = 256, 0.0217 against 0.0198 ms.)
+template <class S, class T, int VEC>
+__global__ void __launch_bounds__(kSpmmBlock)
+    spmm_row_split_fixup_kernel(const RowBlockLong* __restrict__ longs,
+                                const T* __restrict__ partial, std::int64_t n, std::int64_t slabs,
+                                T* __restrict__ c, std::int64_t ldc, DenseEpilogue<T> epi,
+                                T identity) {
+  constexpr int kWarps = kSpmmBlock / kWarp;
+  __shared__ Frag<T, VEC> red[kWarps][kWarp];
+  const RowBlockLong l = longs[blockIdx.x / slabs];
+  const int warp = static_cast<int>(threadIdx.x) / kWarp;
+  const int lane = static_cast<int>(threadIdx.x) % kWarp;
+  const std::int64_t col =
+      static_cast<std::int64_t>(blockIdx.x % slabs) * (kWarp * VEC) + lane * VEC;
+  const bool ok = col < n;
+  Frag<T, VEC> acc;
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) acc.v[v] = identity;
+  if (ok) {
+    const T* src = partial + l.first * n + col;
+#pragma unroll 4
+    for (std::int64_t p = warp; p < l.count; p += kWarps) {
+      const Frag<T, VEC> f = load_frag<T, VEC>(src + p * n);
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) acc.v[v] = S::add(acc.v[v], f.v[v]);
+    }
+  }
+  red[warp][lane] = acc;
+  __syncthreads();
+  if (warp != 0 || !ok) return;
+  T total[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) total[v] = red[0][lane].v[v];
+  for (int w = 1; w < kWarps; ++w) {
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) total[v] = S::add(total[v], red[w][lane].v[v]);
+  }
+  store_row_frag<T, VEC>(epi, c + l.row * ldc + col, col, total);
+}
+
 /// Lanes per row for width N with VEC columns per lane: ceil(min(N, tile) / VEC) rounded up to
 /// a power of two, at most 32. `tile` (columns per pass, 0 = all of N up to 32·VEC) trades
 /// re-reading A per column tile against a smaller working set of B rows per pass, which keeps
@@ -191,6 +289,48 @@ void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, cu
     launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, stream);
   } else {
     launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, stream);
+  }
+}
+
+/// The split form's device view: the cached pieces (row_pieces.hpp) and a partial buffer of
+/// `slots`·N values.
+template <class T>
+struct RowSplitArgs {
+  const RowPiece* pieces = nullptr;
+  std::int64_t npieces = 0;
+  std::int64_t max_piece = 0;
+  const RowBlockLong* longs = nullptr;
+  std::int64_t nlong = 0;
+  T* partial = nullptr;
+};
+
+template <class S, class I, class V, class T, int VEC>
+void launch_row_cache_split_vec(const SpmmArgs<I, V, T>& a, const RowSplitArgs<T>& w,
+                                std::int64_t tile, cudaStream_t stream) {
+  const int G = seq_group_lanes(a.n, VEC, tile);
+  const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
+  const std::int64_t items = w.npieces + a.rows;
+  const dim3 grid(static_cast<unsigned>((items * G + kSpmmBlock - 1) / kSpmmBlock),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  spmm_row_cache_split_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(
+      a, w.pieces, w.npieces, w.max_piece, w.partial, log2_int(G));
+  if (w.nlong > 0) {
+    const std::int64_t slabs = (a.n + kWarp * VEC - 1) / (kWarp * VEC);
+    spmm_row_split_fixup_kernel<S, T, VEC>
+        <<<static_cast<unsigned>(w.nlong * slabs), kSpmmBlock, 0, stream>>>(
+            w.longs, w.partial, a.n, slabs, a.c, a.ldc, a.epi, a.identity);
+  }
+}
+
+/// Launches the split form with the vector width launch_spmm_row_cache_seq would use.
+template <class S, class I, class V, class T>
+void launch_spmm_row_cache_split(const SpmmArgs<I, V, T>& a, const RowSplitArgs<T>& w,
+                                 std::int64_t tile, cudaStream_t stream) {
+  constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  if (seq_vec_for(a) == kWide) {
+    launch_row_cache_split_vec<S, I, V, T, kWide>(a, w, tile, stream);
+  } else {
+    launch_row_cache_split_vec<S, I, V, T, 1>(a, w, tile, stream);
   }
 }
 

@@ -51,6 +51,9 @@ constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
 constexpr std::int64_t kSpmmSmallGraphLongRow = 64;
 /// Graphs below this many entries also try row_block at wide N (tuning, benchmark).
 constexpr std::int64_t kSpmmRowBlockAnyWidthBelowNnz = std::int64_t{1} << 20;
+/// row_cache_seq's split form: pieces of at most this many entries (planner_cuda_mxm.cpp's
+/// kSplitPiece, the same measurement).
+constexpr std::int64_t kSpmmSplitPiece = 16;
 /// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
 constexpr std::int64_t kBalancedWorkspaceBudget = 128ll << 20;
 /// ASpT: rows longer than this leave the panels for the nnz-balanced long-row pass (one panel
@@ -168,6 +171,7 @@ struct SpmmLaunch {
   std::int64_t tile = 0;      ///< columns per pass (0: all)
   std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: default)
   std::int64_t long_row = 0;  ///< aspt_tiled long-row limit (0: default)
+  std::int64_t split = 0;     ///< row_cache_seq: longest piece of the split form (0: whole rows)
   /// nnz_balanced_seq form, from LaunchParams::oversubscription (1: group, 2: warp, else size).
   BalancedForm form = BalancedForm::BySize;
 };
@@ -183,6 +187,9 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
   }
   l.tile = plan.params.tile;
   l.chunk = l.kernel == MxmKernel::NnzBalancedSeq ? plan.params.items_per_worker : 0;
+  l.split = l.kernel == MxmKernel::RowCacheSeq
+                ? std::max<std::int64_t>(0, plan.params.items_per_worker)
+                : 0;
   l.form = plan.params.oversubscription == 1   ? BalancedForm::Group
            : plan.params.oversubscription == 2 ? BalancedForm::Warp
                                                : BalancedForm::BySize;
@@ -251,6 +258,64 @@ void run_aspt_vec(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, const SpmmL
   }
 }
 
+/// row_cache_seq's split form: the pieces of the rows longer than `max_piece` entries
+/// (row_pieces.hpp), built on the host once per (graph, max_piece), uploaded and cached on G.
+struct RowPieceSlot : ExtensionSlot {
+  DeviceBuffer pieces;
+  DeviceBuffer longs;
+  std::int64_t npieces = 0;
+  std::int64_t nlong = 0;
+  std::int64_t slots = 0;
+};
+
+template <class I, class V>
+const RowPieceSlot& cached_row_pieces(const Graph<I, V>& G, std::int64_t max_piece,
+                                      cudaStream_t stream) {
+  return G.template extension<RowPieceSlot>(
+      "cuda.mxm.row_pieces." + std::to_string(max_piece), [&] {
+        const RowPieces rp = build_row_pieces(G.row_ptr().data(), G.rows(), max_piece);
+        auto s = std::make_unique<RowPieceSlot>();
+        s->npieces = static_cast<std::int64_t>(rp.pieces.size());
+        s->nlong = static_cast<std::int64_t>(rp.longs.size());
+        s->slots = rp.slots;
+        s->pieces = DeviceBuffer(rp.pieces.size() * sizeof(RowPiece), "row_cache_seq pieces");
+        s->longs = DeviceBuffer(rp.longs.size() * sizeof(RowBlockLong), "row_cache_seq pieces");
+        if (!rp.pieces.empty()) {
+          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->pieces.get(), rp.pieces.data(), s->pieces.bytes(),
+                                             cudaMemcpyHostToDevice, stream));
+          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->longs.get(), rp.longs.data(), s->longs.bytes(),
+                                             cudaMemcpyHostToDevice, stream));
+          SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors die here
+        }
+        return s;
+      });
+}
+
+/// Runs row_cache_seq's split form with pieces of at most `max_piece` entries, longer pieces when
+/// the partials of N columns would pass kBalancedWorkspaceBudget.
+template <class S, class I, class VV, class T, class V>
+void run_row_cache_split(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, std::int64_t max_piece,
+                         std::int64_t tile, cudaStream_t stream) {
+  std::int64_t piece = max_piece;
+  const RowPieceSlot* slot = &cached_row_pieces(G, piece, stream);
+  const auto bytes = [&](const RowPieceSlot* s) {
+    return static_cast<double>(s->slots) * static_cast<double>(a.n) * sizeof(T);
+  };
+  while (bytes(slot) > static_cast<double>(kBalancedWorkspaceBudget)) {
+    piece *= 2;  // ends: at piece >= the longest row there are no pieces
+    slot = &cached_row_pieces(G, piece, stream);
+  }
+  DeviceBuffer partial(static_cast<std::size_t>(bytes(slot)), "row_cache_seq split partials");
+  RowSplitArgs<T> w;
+  w.pieces = slot->pieces.template as<const RowPiece>();
+  w.npieces = slot->npieces;
+  w.max_piece = piece;
+  w.longs = slot->longs.template as<const RowBlockLong>();
+  w.nlong = slot->nlong;
+  w.partial = partial.template as<T>();
+  launch_spmm_row_cache_split<S>(a, w, tile, stream);
+}  // partial is freed stream-ordered, after the kernels
+
 /// Enqueues the SpMM `plan` chose on `a` (the CSR of G: values as T or pattern).
 /// Cusparse runs only for plus_times (the planner refuses it otherwise).
 /// @throws Unsupported, OutOfMemory, DeviceError.
@@ -266,7 +331,11 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       SPINDLE_CUDA_CHECK_LAUNCH("spmm_parallel_reduce_vec");
       return;
     case MxmKernel::RowCacheSeq:
-      launch_spmm_row_cache_seq<S>(a, l.tile, stream);
+      if (l.split > 0) {
+        run_row_cache_split<S>(a, G, l.split, l.tile, stream);
+      } else {
+        launch_spmm_row_cache_seq<S>(a, l.tile, stream);
+      }
       SPINDLE_CUDA_CHECK_LAUNCH("spmm_row_cache_seq");
       return;
     case MxmKernel::NnzBalancedSeq:
@@ -352,7 +421,7 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
 inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n,
                                                 std::int64_t nnz) {
   std::vector<Plan> c;
-  auto add = [&](MxmKernel k, int lanes, int form) {
+  auto add = [&](MxmKernel k, int lanes, int form, std::int64_t items = 0) {
     Plan p = base;
     p.mxm = k;
     p.mxv = MxvKernel::Auto;  // spmv: the mxv rules choose (base may carry the planner's mxv pick
@@ -361,6 +430,7 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
     p.params.block_threads = 256;
     p.params.lanes_per_row = lanes;
     p.params.oversubscription = form;
+    p.params.items_per_worker = items;
     p.forced = false;
     c.push_back(p);
   };
@@ -377,6 +447,10 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
+  // The split form where the planner takes it (small graphs from N = 32) and one width below.
+  if (nnz < kSpmmRowBlockOneLaunchBelowNnz && n >= 16) {
+    add(MxmKernel::RowCacheSeq, 0, 0, kSpmmSplitPiece);
+  }
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
   add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
   if (n >= 16) add(MxmKernel::AsptTiled, 0, 0);
@@ -407,6 +481,9 @@ inline std::string spmm_label(const Plan& p) {
   if (p.params.tile > 0) s += "/tile " + std::to_string(p.params.tile);
   if (p.mxm == MxmKernel::RowBlock && p.params.items_per_worker > 0) {
     s += "/rows<=" + std::to_string(p.params.items_per_worker);
+  }
+  if (p.mxm == MxmKernel::RowCacheSeq && p.params.items_per_worker > 0) {
+    s += "/split<=" + std::to_string(p.params.items_per_worker);
   }
   if (p.mxm == MxmKernel::ParallelReduceVec && p.params.lanes_per_row > 0) {
     s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";
