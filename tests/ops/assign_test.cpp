@@ -16,7 +16,9 @@ using test::RefVec;
 const Accum kAccums[] = {Accum::none(), Accum::plus(), Accum::min()};
 
 // For index-list assignment: t holds the region's values (present where assigned); outside the
-// region Z(i) = w(i). Then the mask step. (oracle_output covers the all-indices case.)
+// region Z(i) = w(i). In the region, as GrB_assign: Z = t without an accumulator (an absent t
+// removes the entry), Z = accum(w, t) with one (an absent t keeps w). Then the mask step.
+// (oracle_output covers the all-indices case.)
 template <class T>
 RefVec<T> oracle_list(const RefVec<T>& w, const RefVec<T>& t, const std::vector<std::uint8_t>& in,
                       const MaskCase& mask, Accum accum, bool replace) {
@@ -27,6 +29,8 @@ RefVec<T> oracle_list(const RefVec<T>& w, const RefVec<T>& t, const std::vector<
     if (in[i] && t.p[i]) {
       z = (accum.enabled && w.p[i]) ? test::oracle_binary(accum.op, w.v[i], t.v[i]) : t.v[i];
       zp = true;
+    } else if (in[i] && !accum.enabled) {
+      zp = false;
     }
     if (mask.selects(static_cast<std::int64_t>(i))) {
       out.v[i] = z;
@@ -67,7 +71,7 @@ TEST(Assign, ScalarAndVectorToAllIndicesFollowMaskAccumReplace) {
   });
 }
 
-TEST(Assign, IndexListsKeepOtherEntriesAndLastPresentDuplicateWins) {
+TEST(Assign, IndexListsKeepOtherEntriesAbsentValuesDeleteAndTheLastDuplicateWins) {
   std::uint64_t seed = 1400;
   test::for_each_vector_type([&](auto tag) {
     using T = decltype(tag);
@@ -88,10 +92,10 @@ TEST(Assign, IndexListsKeepOtherEntriesAndLastPresentDuplicateWins) {
           RefVec<T> tu{std::vector<T>(n, T(0)), std::vector<std::uint8_t>(n, 0)};
           for (std::size_t k = 0; k < idx.size(); ++k) {
             in[idx[k]] = 1;
-            if (u.present(static_cast<std::int64_t>(k))) {  // later k overwrite: last wins
-              tu.v[idx[k]] = u[k];
-              tu.p[idx[k]] = 1;
-            }
+            // Later k overwrite, present or absent: the last one wins.
+            const bool p = u.present(static_cast<std::int64_t>(k));
+            tu.v[idx[k]] = p ? u[k] : T(0);
+            tu.p[idx[k]] = p ? 1 : 0;
           }
           Vector<T> w = w0;
           assign(w, mask.mask(), accum, T(5), idx, d);
@@ -105,6 +109,46 @@ TEST(Assign, IndexListsKeepOtherEntriesAndLastPresentDuplicateWins) {
       }
     }
   });
+}
+
+TEST(Assign, AnAbsentValueInAnIndexListRemovesTheEntryUnlessAccumulated) {
+  const std::vector<std::int64_t> idx = {0, 1, 3};
+  Vector<double> u(3);
+  u.clear();
+  u.set(0, 10.0);
+  u.set(2, 30.0);  // u(1) absent
+  Vector<double> w(4);
+  for (std::int64_t i = 0; i < 4; ++i) w[i] = static_cast<double>(i + 1);
+  const Vector<double> w0 = w;
+  assign(w, Mask{}, Accum::none(), u, idx);  // w(0, 1, 3) = (10, absent, 30)
+  EXPECT_EQ(w[0], 10.0);
+  EXPECT_FALSE(w.present(1));
+  EXPECT_EQ(w[2], 3.0);
+  EXPECT_EQ(w[3], 30.0);
+  w = w0;
+  assign(w, Mask{}, Accum::plus(), u, idx);  // w(1) kept: nothing to add
+  EXPECT_EQ(w[0], 11.0);
+  EXPECT_EQ(w[1], 2.0);
+  EXPECT_EQ(w[3], 34.0);
+  // Only where the mask selects: index 1 is not selected, so it stays.
+  Vector<std::uint8_t> m(4, 0);
+  m[0] = 1;
+  w = w0;
+  assign(w, Mask::value(m), Accum::none(), u, idx);
+  EXPECT_EQ(w[0], 10.0);
+  EXPECT_EQ(w[1], 2.0);
+  EXPECT_EQ(w[3], 4.0);
+  // A repeated index: the last one wins even when it is absent.
+  Vector<double> d(2);
+  d.clear();
+  d.set(0, 7.0);
+  w = w0;
+  assign(w, Mask{}, Accum::none(), d, std::vector<std::int64_t>{2, 2});
+  EXPECT_FALSE(w.present(2));
+  w = w0;
+  assign(w, Mask{}, Accum::none(), d, std::vector<std::int64_t>{3, 2});
+  EXPECT_EQ(w[3], 7.0);
+  EXPECT_FALSE(w.present(2));
 }
 
 TEST(Assign, TheScalarConvertsToTheVectorsTypeLikeAnAssignment) {

@@ -25,9 +25,12 @@ template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
             const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
 
-/// w<mask>(idx[k]) = accum(w(idx[k]), u(k)) for each present u(k); u.size() == idx.size().
-/// Duplicate indices: the last one wins (deterministically). With replace, entries the mask
-/// does not select are removed. Indices must be in range.
+/// w<mask>(idx[k]) = u(k), or accum(w(idx[k]), u(k)) with an accumulator; u.size() ==
+/// idx.size(). As in GrB_assign, an absent u(k) removes w(idx[k]) (where the mask selects it)
+/// without an accumulator and leaves it unchanged with one. Duplicate indices: the last one wins,
+/// present or absent (deterministically; GraphBLAS leaves duplicates undefined). Entries not in
+/// idx are kept, except that with replace every entry the mask does not select is removed.
+/// Indices must be in range.
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const std::vector<std::int64_t>& idx, const Descriptor& desc = {});

@@ -3,7 +3,9 @@
 /// @file assign_impl.hpp
 /// @brief CPU kernels of GrB_assign into a vector: a scalar or a vector, to every index or to an
 /// index list. Index lists are range-checked by the caller. For an index list, entries outside
-/// the list keep their value unless the mask does not select them and replace is set.
+/// the list keep their value unless the mask does not select them and replace is set; on the
+/// list, Z(idx) = u (GrB_assign without accumulator: where u(k) is absent, w(idx[k]) is removed
+/// if the mask selects it) or Z(idx) = accum(w(idx), u) (absent u(k): w(idx[k]) unchanged).
 
 #include <algorithm>
 #include <cstdint>
@@ -52,11 +54,14 @@ void assign_vector_all(Vector<T>& w, const Mask& mask, Accum accum, const Vector
 }
 
 /// Writes t into w at distinct targets (sorted (index, value) pairs): GrB_assign's output step
-/// restricted to an index list. The mask is read for every target before w changes; with
-/// replace, every unselected entry of w (on the list or not) is removed.
+/// restricted to an index list. `absent` (empty: none) marks targets whose t is absent: without
+/// an accumulator a selected one removes w's entry, with one it leaves it. The mask is read for
+/// every target before w changes; with replace, every unselected entry of w (on the list or
+/// not) is removed.
 template <class T>
 void assign_targets(Vector<T>& w, const Mask& mask, Accum accum,
-                    const std::vector<std::pair<std::int64_t, T>>& targets, bool replace) {
+                    const std::vector<std::pair<std::int64_t, T>>& targets, bool replace,
+                    const std::vector<std::uint8_t>& absent = {}) {
   std::vector<std::uint8_t> selected(targets.size(), 1);
   if (!mask.empty()) {
     for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -77,6 +82,10 @@ void assign_targets(Vector<T>& w, const Mask& mask, Accum accum,
   for (std::size_t k = 0; k < targets.size(); ++k) {
     if (selected[k] == 0) continue;
     const std::int64_t i = targets[k].first;
+    if (!absent.empty() && absent[k] != 0) {
+      if (!accum.enabled && w.present(i)) w.remove(i);
+      continue;
+    }
     if (accum.enabled && w.present(i)) {
       w[i] = apply_binary(accum.op, w[i], targets[k].second);
     } else {
@@ -101,26 +110,38 @@ void assign_scalar_list(Vector<T>& w, const Mask& mask, Accum accum, T s,
   assign_targets(w, mask, accum, targets, replace);
 }
 
-/// w<mask>(idx[k]) = accum(w(idx[k]), u(k)) for each present u(k); for a repeated index the
-/// last present u(k) wins. u is read completely before w changes, so u may alias w.
+/// w<mask>(idx[k]) = u(k), or accum(w(idx[k]), u(k)) with an accumulator (GrB_assign): an
+/// absent u(k) removes w(idx[k]) without an accumulator and leaves it with one. For a repeated
+/// index the last k wins, present or not. u is read completely before w changes, so u may alias
+/// w.
 template <class T>
 void assign_vector_list(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
                         const std::vector<std::int64_t>& idx, bool replace) {
-  std::vector<std::pair<std::int64_t, T>> targets;
+  struct Target {
+    std::int64_t i;
+    T v;
+    bool present;
+  };
+  std::vector<Target> targets;
   targets.reserve(idx.size());
   for (std::size_t k = 0; k < idx.size(); ++k) {
-    if (u.present(static_cast<std::int64_t>(k))) targets.emplace_back(idx[k], u[k]);
+    const auto kk = static_cast<std::int64_t>(k);
+    const bool p = u.present(kk);
+    targets.push_back({idx[k], p ? u[kk] : T{}, p});
   }
   // Stable: among equal indices the list order is kept, and the last of each run is taken.
   std::stable_sort(targets.begin(), targets.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+                   [](const Target& a, const Target& b) { return a.i < b.i; });
   std::vector<std::pair<std::int64_t, T>> last;
+  std::vector<std::uint8_t> absent;
   last.reserve(targets.size());
+  absent.reserve(targets.size());
   for (std::size_t k = 0; k < targets.size(); ++k) {
-    if (k + 1 < targets.size() && targets[k + 1].first == targets[k].first) continue;
-    last.push_back(targets[k]);
+    if (k + 1 < targets.size() && targets[k + 1].i == targets[k].i) continue;
+    last.emplace_back(targets[k].i, targets[k].v);
+    absent.push_back(targets[k].present ? 0 : 1);
   }
-  assign_targets(w, mask, accum, last, replace);
+  assign_targets(w, mask, accum, last, replace, absent);
 }
 
 }  // namespace spindle::detail::cpu_kernels
