@@ -50,9 +50,12 @@ constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
 // row_block 0.015 / 0.018 / 0.023 / 0.034 (cuSPARSE 0.018-0.019). Pieces of 32 or 64 were 0-30%
 // slower. Without a dominant row the split form only adds the second launch: 1138_bus (max row
 // 18) row_cache_seq 0.008 at every width, split<=16 0.012, row_block 0.011; bcsstk13 (max 95, avg
-// 42) row_cache_seq 0.016-0.019, split<=16 0.016-0.025. N = 16 stays with row_block (as20graph
-// 0.0144 against split<=16 0.0148).
-constexpr std::int64_t kSmallGraphRowCacheMinN = 32;
+// 42) row_cache_seq 0.016-0.019, split<=16 0.016-0.025. At N = 16 (spindle bench mxm, H100,
+// 2026-11-22) row_cache_seq beat row_block on the small meshes (1138_bus, cryg2500, jagmesh7:
+// 0.009-0.010 against 0.011-0.013 ms) and tied on as20graph (split<=16 0.016, row_block 0.016);
+// long average rows keep parallel_reduce_vec there (the rule below: email-Eu-core 0.013,
+// bcsstk13 0.012, against 0.015-0.018 for the row kernels).
+constexpr std::int64_t kSmallGraphRowCacheMinN = 16;
 constexpr std::int64_t kSplitPiece = 16;
 constexpr std::int64_t kSplitMinLongestRow = 64;
 constexpr double kSplitLongestOverAverage = 8.0;
@@ -179,7 +182,9 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
     return p;
   }
   const bool small_graph = stats.nnz < kRowBlockAnyWidthBelowNnz;
-  if (small_graph && n >= kSmallGraphRowCacheMinN) {
+  const bool long_rows_parallel =
+      n <= kParallelReduceLongRowsMaxN && stats.avg_row >= kLongAverageRow;
+  if (small_graph && n >= kSmallGraphRowCacheMinN && !long_rows_parallel) {
     const bool split =
         stats.max_row > kSplitMinLongestRow &&
         static_cast<double>(stats.max_row) > kSplitLongestOverAverage * stats.avg_row;

@@ -136,13 +136,14 @@ TEST(SddmmCudaApi, PlannerChosenKernelsMatchCpuBackend) {
 
 TEST(MxmCudaApi, PlannerPicksByWidthAndSkew) {
   SPINDLE_SKIP_WITHOUT_GPU();
-  // A small graph (48K entries): row blocks up to N = 16, row caching (whole rows: no row
-  // dominates) from N = 32.
+  // A small graph (48K entries): row blocks below N = 16, row caching (whole rows: no row
+  // dominates) from N = 16.
   const auto U = to_graph<std::int32_t, float>(make_shape(Shape::Uniform, 1));
   Descriptor d = on(Device::Cuda);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 1, d).mxm, MxmKernel::Spmv);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 2, d).mxm, MxmKernel::RowBlock);
-  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 16, d).mxm, MxmKernel::RowBlock);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 8, d).mxm, MxmKernel::RowBlock);
+  EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 16, d).mxm, MxmKernel::RowCacheSeq);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).mxm, MxmKernel::RowCacheSeq);
   EXPECT_EQ(plan_for_mxm<semiring::plus_times<float>>(U, 64, d).params.items_per_worker, 0);
   // 164K entries with a row of 20000: row blocks (long rows in pieces) up to N = 16, load

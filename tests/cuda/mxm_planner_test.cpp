@@ -91,14 +91,19 @@ TEST(MxmPlanner, SkewedGraphsKeepRowBlocksUpToSixteenThenLoadBalance) {
   }
 }
 
-TEST(MxmPlanner, SmallGraphsTakeRowBlocksUpToSixteenThenRowCaching) {
-  for (std::int64_t n : {12, 16}) {
-    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
-  }
-  // From N = 32: row_cache_seq, its rows cut into pieces where one row dominates (as20graph: a
-  // row of 1459 against 4.1 on average; email-Eu-core: 334 against 25), whole rows otherwise
-  // (bcsstk13: 95 against 42; 1138_bus: 18 against 3.6).
+TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
   const GraphStats bus = stats_of(1138, 4054, 2.6, 18);
+  for (std::int64_t n : {9, 12, 15}) {
+    EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
+    EXPECT_EQ(mxm_pick(bus, n), MxmKernel::RowBlock) << "N = " << n;
+  }
+  // N = 16: row caching, except with long average rows (parallel reduction, the test below).
+  EXPECT_EQ(mxm_pick(kAs20, 16), MxmKernel::RowCacheSeq);
+  EXPECT_EQ(mxm_pick(bus, 16), MxmKernel::RowCacheSeq);
+  EXPECT_EQ(mxm_pick(kEmail, 16), MxmKernel::ParallelReduceVec);
+  // From N = 32 (16 for short average rows): row_cache_seq, its rows cut into pieces where one
+  // row dominates (as20graph: a row of 1459 against 4.1 on average; email-Eu-core: 334 against
+  // 25), whole rows otherwise (bcsstk13: 95 against 42; 1138_bus: 18 against 3.6).
   for (std::int64_t n : {32, 64, 100, 128, 256}) {
     for (const GraphStats* s : {&kAs20, &kEmail}) {
       MxmInfo info;
