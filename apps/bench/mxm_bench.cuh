@@ -20,6 +20,7 @@
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/mxm/spmm_args.cuh"
 #include "ops/cuda/mxm/spmm_common.cuh"
 #include "spindle/coo_builder.hpp"
 #include "spindle/error.hpp"
@@ -196,18 +197,7 @@ __global__ void diff_kernel(const T* got, const T* ref, std::int64_t n, double* 
 inline detail::cuda::SpmmArgs<std::int32_t, float, float> spmm_args(
     const detail::cuda::DeviceCsr<std::int32_t, float>& d, std::int64_t n, const float* b,
     float* c) {
-  detail::cuda::SpmmArgs<std::int32_t, float, float> a;
-  a.rows = d.rows;
-  a.n = n;
-  a.row_ptr = d.row_ptr;
-  a.col_idx = d.col_idx;
-  a.vals = d.values;
-  a.b = b;
-  a.ldb = n;
-  a.c = c;
-  a.ldc = n;
-  a.identity = 0.0f;
-  return a;
+  return detail::cuda::make_spmm_args<semiring::plus_times<float>>(d, n, b, n, c, n);
 }
 
 struct Diff {

@@ -59,20 +59,7 @@ void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum a
     }
   }
   auto run = [&](const auto& d) {
-    using VV = std::remove_const_t<std::remove_pointer_t<decltype(d.values)>>;
-    SpmmArgs<I, VV, T> a;
-    a.rows = d.rows;
-    a.n = C.cols();
-    a.row_ptr = d.row_ptr;
-    a.col_idx = d.col_idx;
-    a.vals = d.values;
-    a.b = b;
-    a.ldb = ldb;
-    a.c = c;
-    a.ldc = C.cols();
-    a.epi = epi;
-    a.identity = identity_of<S>();
-    run_spmm<S>(use, a, G, ctx.stream);
+    run_spmm<S>(use, make_spmm_args<S>(d, C.cols(), b, ldb, c, C.cols(), epi), G, ctx.stream);
   };
   if constexpr (kPattern) {
     run(device_pattern(G));
@@ -116,20 +103,9 @@ TuneResult tune_mxm_impl(const Graph<I, V>& A, std::int64_t n, const TuneOptions
   info.n = n;
   const Plan planned = plan_mxm_cuda(A.stats(), info, device_caps(), Descriptor{});
   auto run = [&](const auto& d) {
-    using VV = std::remove_const_t<std::remove_pointer_t<decltype(d.values)>>;
-    SpmmArgs<I, VV, T> a;
-    a.rows = d.rows;
-    a.n = n;
-    a.row_ptr = d.row_ptr;
-    a.col_idx = d.col_idx;
-    a.vals = d.values;
-    a.b = b.as<const T>();
-    a.ldb = n;
-    a.c = c.as<T>();
-    a.ldc = n;
-    a.identity = identity_of<S>();
-    r.candidates = time_spmm_candidates<S>(planned, a, A, ctx.stream,
-                                           options.repetitions > 0 ? options.repetitions : 3);
+    r.candidates =
+        time_spmm_candidates<S>(planned, make_spmm_args<S>(d, n, b.as<const T>(), n, c.as<T>(), n),
+                                A, ctx.stream, options.repetitions > 0 ? options.repetitions : 3);
   };
   if constexpr (kPattern) {
     run(device_pattern(A));

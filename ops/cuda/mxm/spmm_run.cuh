@@ -29,6 +29,7 @@
 #include "ops/cuda/mxm/parallel_reduce_vec.cuh"
 #include "ops/cuda/mxm/row_block.cuh"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
+#include "ops/cuda/mxm/spmm_args.cuh"
 #include "ops/cuda/mxm/tuning.hpp"
 #include "ops/cuda/mxv/spmv_dense.hpp"
 #include "spindle/debug/allocation.hpp"
