@@ -16,6 +16,9 @@
 /// partials in piece order (no atomics: the same result on every run). It keeps the row kernel's
 /// one pass over A at wide N on small graphs whose longest row would otherwise decide the time.
 
+#include <cstdint>
+#include <limits>
+
 #include "ops/cuda/mxm/row_pieces.hpp"
 #include "ops/cuda/mxm/spmm_common.cuh"
 
@@ -134,40 +137,17 @@ __device__ __forceinline__ void store_row_frag_as(const DenseEpilogue<T>& e, T* 
   }
 }
 
-/// grid.x: rows·G threads in blocks of 256; grid.y: column tiles of G·VEC. VEC divides N.
-template <class S, class I, class V, class T, int VEC>
-__global__ void __launch_bounds__(kSpmmBlock)
-    spmm_row_cache_seq_kernel(SpmmArgs<I, V, T> a, int g_log2) {
-  __shared__ SeqCache<I, V, T> cache;
-  const int G = 1 << g_log2;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int qlane = lane & (G - 1);
-  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
-  const unsigned gmask = group_mask(lane, G);
-  const std::int64_t row =
-      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
-  if (row >= a.rows) return;  // whole groups leave together; no warp-wide sync follows
-  const std::int64_t col =
-      static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
-  const bool col_ok = col < a.n;
-  T acc[VEC];
-#pragma unroll
-  for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-  accumulate_segment<S, I, V, T, VEC>(a, cache, static_cast<std::int64_t>(a.row_ptr[row]),
-                                      static_cast<std::int64_t>(a.row_ptr[row + 1]), G, qlane,
-                                      slot0, gmask, col, col_ok, acc);
-  if (col_ok) store_row_frag<T, VEC>(a.epi, a.c + row * a.ldc + col, col, acc);
-}
-
-/// The split form: groups [0, npieces) walk the long rows' pieces into `partial` (slot·N, no
-/// epilogue); group npieces + r walks row r whole when it has at most `max_piece` entries and
+/// row_cache_seq: a group of G lanes per row, grid.x: (npieces + rows)·G threads in blocks of
+/// 256, grid.y: column tiles of G·VEC (VEC divides N). Whole rows: no pieces, max_piece past
+/// every row. Split form: groups [0, npieces) walk the long rows' pieces into `partial` (slot·N,
+/// no epilogue); group npieces + r walks row r whole when it has at most `max_piece` entries and
 /// leaves it to its pieces otherwise. Pieces come first in the grid so the longest work starts
-/// first. grid.y: column tiles of G·VEC, as in row_cache_seq. VEC divides N.
+/// first.
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(kSpmmBlock)
-    spmm_row_cache_split_kernel(SpmmArgs<I, V, T> a, const RowPiece* __restrict__ pieces,
-                                std::int64_t npieces, std::int64_t max_piece,
-                                T* __restrict__ partial, int g_log2) {
+    spmm_row_cache_seq_kernel(SpmmArgs<I, V, T> a, const RowPiece* __restrict__ pieces,
+                              std::int64_t npieces, std::int64_t max_piece, T* __restrict__ partial,
+                              int g_log2) {
   __shared__ SeqCache<I, V, T> cache;
   const int G = 1 << g_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -271,48 +251,27 @@ int seq_vec_for(const SpmmArgs<I, V, T>& a) {
   return v;
 }
 
-template <class S, class I, class V, class T, int VEC>
-void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream) {
-  const int G = seq_group_lanes(a.n, VEC, tile);
-  const std::int64_t w = static_cast<std::int64_t>(G) * VEC;
-  const dim3 grid(static_cast<unsigned>((a.rows * G + kSpmmBlock - 1) / kSpmmBlock),
-                  static_cast<unsigned>((a.n + w - 1) / w));
-  spmm_row_cache_seq_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(a, log2_int(G));
-}
-
-/// Launches row_cache_seq with the widest vector width the shapes allow (16-byte loads when
-/// N is a multiple of 4 floats / 2 doubles, scalar otherwise); `tile` as in seq_group_lanes.
-template <class S, class I, class V, class T>
-void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream) {
-  constexpr int kWide = static_cast<int>(16 / sizeof(T));
-  if (seq_vec_for(a) == kWide) {
-    launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, stream);
-  } else {
-    launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, stream);
-  }
-}
-
 /// The split form's device view: the cached pieces (row_pieces.hpp) and a partial buffer of
-/// `slots`·N values.
+/// `slots`·N values. The default is whole rows.
 template <class T>
 struct RowSplitArgs {
   const RowPiece* pieces = nullptr;
   std::int64_t npieces = 0;
-  std::int64_t max_piece = 0;
+  std::int64_t max_piece = std::numeric_limits<std::int64_t>::max();
   const RowBlockLong* longs = nullptr;
   std::int64_t nlong = 0;
   T* partial = nullptr;
 };
 
 template <class S, class I, class V, class T, int VEC>
-void launch_row_cache_split_vec(const SpmmArgs<I, V, T>& a, const RowSplitArgs<T>& w,
-                                std::int64_t tile, cudaStream_t stream) {
+void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile,
+                              const RowSplitArgs<T>& w, cudaStream_t stream) {
   const int G = seq_group_lanes(a.n, VEC, tile);
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const std::int64_t items = w.npieces + a.rows;
   const dim3 grid(static_cast<unsigned>((items * G + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
-  spmm_row_cache_split_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(
+  spmm_row_cache_seq_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(
       a, w.pieces, w.npieces, w.max_piece, w.partial, log2_int(G));
   if (w.nlong > 0) {
     const std::int64_t slabs = (a.n + kWarp * VEC - 1) / (kWarp * VEC);
@@ -322,15 +281,17 @@ void launch_row_cache_split_vec(const SpmmArgs<I, V, T>& a, const RowSplitArgs<T
   }
 }
 
-/// Launches the split form with the vector width launch_spmm_row_cache_seq would use.
+/// Launches row_cache_seq with the widest vector width the shapes allow (16-byte loads when
+/// N is a multiple of 4 floats / 2 doubles, scalar otherwise); `tile` as in seq_group_lanes;
+/// `w`: the split form's pieces (default: whole rows).
 template <class S, class I, class V, class T>
-void launch_spmm_row_cache_split(const SpmmArgs<I, V, T>& a, const RowSplitArgs<T>& w,
-                                 std::int64_t tile, cudaStream_t stream) {
+void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream,
+                               const RowSplitArgs<T>& w = {}) {
   constexpr int kWide = static_cast<int>(16 / sizeof(T));
   if (seq_vec_for(a) == kWide) {
-    launch_row_cache_split_vec<S, I, V, T, kWide>(a, w, tile, stream);
+    launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, w, stream);
   } else {
-    launch_row_cache_split_vec<S, I, V, T, 1>(a, w, tile, stream);
+    launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, w, stream);
   }
 }
 

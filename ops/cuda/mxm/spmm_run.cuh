@@ -314,7 +314,7 @@ void run_row_cache_split(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, std:
   w.longs = slot->longs.template as<const RowBlockLong>();
   w.nlong = slot->nlong;
   w.partial = partial.template as<T>();
-  launch_spmm_row_cache_split<S>(a, w, tile, stream);
+  launch_spmm_row_cache_seq<S>(a, tile, stream, w);
 }  // partial is freed stream-ordered, after the kernels
 
 /// Enqueues the SpMM `plan` chose on `a` (the CSR of G: values as T or pattern).
