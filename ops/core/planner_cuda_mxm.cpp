@@ -40,21 +40,21 @@ constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // nnz_balanced_seq 0.039 / 0.071 / 0.051 / 0.067 (cuSPARSE 0.023-0.024). The bound is mxv's
 // small-graph bound (planner_cuda.cpp kSmallNnz).
 constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
-// ... up to N = 16. From N = 32 small graphs take row_cache_seq, in its split form where one row
-// is far longer than the rest (rows cut into pieces of at most kSplitPiece entries, their partials
-// added in order by a second kernel; row_cache_seq.cuh). row_block re-reads A once per 8-column
-// pass and whole rows leave one group walking the longest row. Harness (apps/bench/experiments/
-// spmm_params.cu, H100, 2026-11-22, ms at N = 32 / 64 / 128 / 256, cuSPARSE best 0.022-0.023):
-// as20graph (max row 1459, avg 4.1) split<=16 0.014 / 0.015 / 0.017 / 0.020, row_block 0.016 /
-// 0.018 / 0.022 / 0.032; email-Eu-core (max 334, avg 25) split<=16 0.014 / 0.013 / 0.015 / 0.016,
-// row_block 0.015 / 0.018 / 0.023 / 0.034 (cuSPARSE 0.018-0.019). Pieces of 32 or 64 were 0-30%
-// slower. Without a dominant row the split form only adds the second launch: 1138_bus (max row
-// 18) row_cache_seq 0.008 at every width, split<=16 0.012, row_block 0.011; bcsstk13 (max 95, avg
-// 42) row_cache_seq 0.016-0.019, split<=16 0.016-0.025. At N = 16 (spindle bench mxm, H100,
-// 2026-11-22) row_cache_seq beat row_block on the small meshes (1138_bus, cryg2500, jagmesh7:
-// 0.009-0.010 against 0.011-0.013 ms) and tied on as20graph (split<=16 0.016, row_block 0.016);
-// long average rows keep parallel_reduce_vec there (the rule below: email-Eu-core 0.013,
-// bcsstk13 0.012, against 0.015-0.018 for the row kernels).
+// ... below N = 16. From N = 16 (N = 32 with long average rows, see below) small graphs take
+// row_cache_seq, in its split form where one row is far longer than the rest (rows cut into pieces
+// of at most kSplitPiece entries, their partials added in order by a second kernel;
+// row_cache_seq.cuh). row_block re-reads A once per 8-column pass and whole rows leave one group
+// walking the longest row. Harness (apps/bench/experiments/spmm_params.cu, H100, 2026-11-22, ms at
+// N = 32 / 64 / 128 / 256, cuSPARSE best 0.022-0.023): as20graph (max row 1459, avg 4.1) split<=16
+// 0.014 / 0.015 / 0.017 / 0.020, row_block 0.016 / 0.018 / 0.022 / 0.032; email-Eu-core (max 334,
+// avg 25) split<=16 0.014 / 0.013 / 0.015 / 0.016, row_block 0.015 / 0.018 / 0.023 / 0.034
+// (cuSPARSE 0.018-0.019). Pieces of 32 or 64 were 0-30% slower. Without a dominant row the split
+// form only adds the second launch: 1138_bus (max row 18) row_cache_seq 0.008 at every width,
+// split<=16 0.012, row_block 0.011; bcsstk13 (max 95, avg 42) row_cache_seq 0.016-0.019, split<=16
+// 0.016-0.025. At N = 16 (spindle bench mxm, H100, 2026-11-22) row_cache_seq beat row_block on the
+// small meshes (1138_bus, cryg2500, jagmesh7: 0.009-0.010 against 0.011-0.013 ms) and tied on
+// as20graph (split<=16 0.016, row_block 0.016); long average rows keep parallel_reduce_vec there
+// (the rule below: email-Eu-core 0.013, bcsstk13 0.012, against 0.015-0.018 for the row kernels).
 constexpr std::int64_t kSmallGraphRowCacheMinN = 16;
 constexpr std::int64_t kSplitPiece = 16;
 constexpr std::int64_t kSplitMinLongestRow = 64;

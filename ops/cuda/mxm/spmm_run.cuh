@@ -448,7 +448,7 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
-  // The split form where the planner takes it (small graphs from N = 32) and one width below.
+  // The split form where the planner may take it (small graphs from N = 16).
   if (nnz < kSpmmRowBlockOneLaunchBelowNnz && n >= 16) {
     add(MxmKernel::RowCacheSeq, 0, 0, kSpmmSplitPiece);
   }
