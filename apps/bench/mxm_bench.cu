@@ -159,12 +159,22 @@ int main(int argc, char** argv) try {
         variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
-      if (n >= 16 &&
-          static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockOneLaunchBelowNnz) {
-        // row_cache_seq with long rows cut into pieces (the planner's pick on small graphs)
-        Plan v = variant(MxmKernel::RowCacheSeq, 0);
-        v.params.items_per_worker = detail::cuda::kSpmmSplitPiece;
-        variants.push_back(v);
+      if (n >= 16 && static_cast<std::int64_t>(G.nnz()) < detail::kSpmmSmallGraphNnz) {
+        // The row_cache_seq forms for small graphs: long rows cut into pieces, a warp per row
+        // whose lanes split the entries (whole rows, pieces, and past N = 32 column passes).
+        auto seq = [&](std::int64_t split, int lanes, int tile) {
+          Plan v = variant(MxmKernel::RowCacheSeq, 0);
+          v.params.items_per_worker = split;
+          v.params.lanes_per_row = lanes;
+          v.params.tile = tile;
+          variants.push_back(v);
+        };
+        seq(detail::kSpmmSplitPiece, 0, 0);
+        seq(0, detail::kSpmmSeqWarpLanes, 0);
+        seq(detail::kSpmmSplitPiece, detail::kSpmmSeqWarpLanes, 0);
+        if (n > detail::kSpmmSeqEntrySetTile) {
+          seq(0, detail::kSpmmSeqWarpLanes, detail::kSpmmSeqEntrySetTile);
+        }
       }
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ops/core/planner.hpp"
+#include "ops/core/spmm_limits.hpp"
 
 namespace spindle::detail {
 namespace {
@@ -38,11 +39,10 @@ constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // row kernels' longest row and the balanced kernel's three launches. as20graph (26K entries,
 // H100): row_block 0.027 / 0.028 / 0.031 / 0.040 ms at N = 32 / 64 / 128 / 256 against
 // nnz_balanced_seq 0.039 / 0.071 / 0.051 / 0.067 (cuSPARSE 0.023-0.024). The bound is mxv's
-// small-graph bound (planner_cuda.cpp kSmallNnz).
-constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
-// ... below N = 16. From N = 16 (N = 32 with long average rows, see below) small graphs take
-// row_cache_seq, in its split form where one row is far longer than the rest (rows cut into pieces
-// of at most kSplitPiece entries, their partials added in order by a second kernel;
+// small-graph bound (planner_cuda.cpp kSmallNnz): kSpmmSmallGraphNnz (spmm_limits.hpp).
+// ... below N = 16. From N = 16 (N = 32 with long average rows and a dominant row, see below) small
+// graphs take row_cache_seq, in its split form where one row is far longer than the rest (rows cut
+// into pieces of at most kSpmmSplitPiece entries, their partials added in order by a second kernel;
 // row_cache_seq.cuh). row_block re-reads A once per 8-column pass and whole rows leave one group
 // walking the longest row. Harness (apps/bench/experiments/spmm_params.cu, H100, 2026-11-22, ms at
 // N = 32 / 64 / 128 / 256, cuSPARSE best 0.022-0.023): as20graph (max row 1459, avg 4.1) split<=16
@@ -56,8 +56,22 @@ constexpr std::int64_t kRowBlockAnyWidthBelowNnz = std::int64_t{1} << 17;
 // as20graph (split<=16 0.016, row_block 0.016); long average rows keep parallel_reduce_vec there
 // (the rule below: email-Eu-core 0.013, bcsstk13 0.012, against 0.015-0.018 for the row kernels).
 constexpr std::int64_t kSmallGraphRowCacheMinN = 16;
-constexpr std::int64_t kSplitPiece = 16;
 constexpr std::int64_t kSplitMinLongestRow = 64;
+// On small graphs a group of G = N/4 lanes per row (8 at N = 32) leaves the GPU short of work:
+// bcsstk13's 2003 rows are 16K threads at N = 32, each lane walking 42 entries 4 gathers at a
+// time. So small graphs take a warp per row, the lanes beyond the columns' G splitting the row's
+// entries into 32/G sets added by a butterfly (row_cache_seq.cuh, entry sets; whole rows and the
+// split form alike). spindle bench mxm, H100, 2026-11-22, ms at N = 16 / 32 / 64 / 128 / 256,
+// row_cache_seq with 32 lanes against without: bcsstk13 0.009 / 0.011 / 0.014 / 0.019 / 0.023
+// against 0.026 / 0.021 / 0.019 / 0.019 / 0.023 (cuSPARSE 0.009-0.016); 1138_bus 0.008 / 0.007 /
+// 0.008 / 0.009 / 0.009 against 0.010 / 0.009 / 0.009 / 0.009 / 0.009; cryg2500 and jagmesh7
+// 0.007-0.009 against 0.008-0.009; split form, email-Eu-core 0.013 / 0.013 / 0.014 / 0.017 at
+// N = 32..256 against 0.014 / 0.015 / 0.014 / 0.017, as20graph a tie (0.014-0.020). From N = 32
+// there is no lane left over (G = 32 at N = 128 with float4 loads): long average rows then take
+// passes of 32 columns (G = 8, 4 entry sets), re-reading each row per pass: bcsstk13 0.013 /
+// 0.017 at N = 64 / 128 against 0.014 / 0.019, 0.024 against 0.023 at N = 256; on the short-row
+// meshes the passes tied or lost (cryg2500 N = 256: 0.015 against 0.009).
+constexpr std::int64_t kEntrySetTileMaxN = 128;
 constexpr double kSplitLongestOverAverage = 8.0;
 // ... except on graphs of long average rows, where a warp per row keeps every lane busy and the
 // group-per-row walk of row_cache_seq is short of parallelism: parallel_reduce_vec beat
@@ -181,21 +195,32 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
     p.reason = "N = 1: an SpMV with mxv's rules: " + mv.reason;
     return p;
   }
-  const bool small_graph = stats.nnz < kRowBlockAnyWidthBelowNnz;
+  const bool small_graph = stats.nnz < kSpmmSmallGraphNnz;
   const bool long_rows_parallel =
       n <= kParallelReduceLongRowsMaxN && stats.avg_row >= kLongAverageRow;
-  if (small_graph && n >= kSmallGraphRowCacheMinN && !long_rows_parallel) {
-    const bool split =
-        stats.max_row > kSplitMinLongestRow &&
-        static_cast<double>(stats.max_row) > kSplitLongestOverAverage * stats.avg_row;
+  const bool split = stats.max_row > kSplitMinLongestRow &&
+                     static_cast<double>(stats.max_row) > kSplitLongestOverAverage * stats.avg_row;
+  // Long average rows at N = 16: a warp per row either way; entry sets read each row once where
+  // parallel_reduce_vec re-reads it per 4 columns, but where one row dominates the split form's
+  // second launch costs more (bcsstk13 N = 16: 0.009 against 0.011 ms; email-Eu-core, split:
+  // 0.013 against 0.011).
+  if (small_graph && n >= kSmallGraphRowCacheMinN && !(long_rows_parallel && split)) {
+    const bool passes = !split && stats.avg_row >= kLongAverageRow && n > kSpmmSeqEntrySetTile &&
+                        n <= kEntrySetTileMaxN;
     p.mxm = MxmKernel::RowCacheSeq;
-    if (split) p.params.items_per_worker = kSplitPiece;
+    if (split) p.params.items_per_worker = kSpmmSplitPiece;
+    p.params.lanes_per_row = kSpmmSeqWarpLanes;
+    if (passes) p.params.tile = kSpmmSeqEntrySetTile;
     p.reason = "N = " + std::to_string(n) + ", small graph (" + std::to_string(stats.nnz) +
-               " entries): sequential row caching, " +
-               (split ? "rows cut into pieces of <= " + std::to_string(kSplitPiece) +
+               " entries): sequential row caching, a warp per row with the lanes beyond the "
+               "columns splitting its entries, " +
+               (split ? "rows cut into pieces of <= " + std::to_string(kSpmmSplitPiece) +
                             " entries (longest row " + std::to_string(stats.max_row) + ", avg " +
                             fmt(stats.avg_row) + ")"
-                      : "whole rows (longest " + std::to_string(stats.max_row) + ")");
+                      : "whole rows (longest " + std::to_string(stats.max_row) + ")") +
+               (passes ? ", passes of " + std::to_string(kSpmmSeqEntrySetTile) +
+                             " columns (avg row " + fmt(stats.avg_row) + ")"
+                       : "");
     if (desc.mxm_kernel == MxmKernel::Auto) return p;
     return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
   }

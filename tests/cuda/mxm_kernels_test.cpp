@@ -51,6 +51,12 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::RowCacheSeq, lp(0, 0, 8), "row_cache_seq/tile 8"},
       {MxmKernel::RowCacheSeq, lp(0, 16, 0), "row_cache_seq/split<=16"},
       {MxmKernel::RowCacheSeq, lp(0, 3, 8), "row_cache_seq/split<=3 tile 8"},
+      // entry sets: lanes beyond the columns' split each row's entries (E = 32 / G, 2 / G)
+      {MxmKernel::RowCacheSeq, lp(32, 0, 0), "row_cache_seq/32 lanes"},
+      {MxmKernel::RowCacheSeq, lp(32, 0, 8), "row_cache_seq/tile 8/32 lanes"},
+      {MxmKernel::RowCacheSeq, lp(2, 0, 0), "row_cache_seq/2 lanes"},
+      {MxmKernel::RowCacheSeq, lp(32, 16, 0), "row_cache_seq/split<=16/32 lanes"},
+      {MxmKernel::RowCacheSeq, lp(16, 3, 4), "row_cache_seq/split<=3 tile 4/16 lanes"},
       {MxmKernel::NnzBalancedSeq, lp(0, 0, 0), "nnz_balanced_seq"},
       {MxmKernel::NnzBalancedSeq, lp(0, 32, 0), "nnz_balanced_seq/chunk 32"},
       {MxmKernel::NnzBalancedSeq, lp(0, 7, 16), "nnz_balanced_seq/chunk 7 tile 16"},

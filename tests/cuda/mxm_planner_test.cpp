@@ -97,13 +97,17 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
     EXPECT_EQ(mxm_pick(kAs20, n), MxmKernel::RowBlock) << "N = " << n;
     EXPECT_EQ(mxm_pick(bus, n), MxmKernel::RowBlock) << "N = " << n;
   }
-  // N = 16: row caching, except with long average rows (parallel reduction, the test below).
+  // N = 16: row caching, except with long average rows where one row dominates (parallel
+  // reduction, the test below).
   EXPECT_EQ(mxm_pick(kAs20, 16), MxmKernel::RowCacheSeq);
   EXPECT_EQ(mxm_pick(bus, 16), MxmKernel::RowCacheSeq);
+  EXPECT_EQ(mxm_pick(kBcsstk13, 16), MxmKernel::RowCacheSeq);
   EXPECT_EQ(mxm_pick(kEmail, 16), MxmKernel::ParallelReduceVec);
-  // From N = 32 (16 for short average rows): row_cache_seq, its rows cut into pieces where one
-  // row dominates (as20graph: a row of 1459 against 4.1 on average; email-Eu-core: 334 against
-  // 25), whole rows otherwise (bcsstk13: 95 against 42; 1138_bus: 18 against 3.6).
+  // From N = 32 (16 without that exception): row_cache_seq with a warp per row whose spare lanes
+  // split the entries, its rows cut into pieces where one row dominates (as20graph: a row of
+  // 1459 against 4.1 on average; email-Eu-core: 334 against 25), whole rows otherwise (bcsstk13:
+  // 95 against 42; 1138_bus: 18 against 3.6). Passes of 32 columns for bcsstk13's long average
+  // rows at 32 < N <= 128 only.
   for (std::int64_t n : {32, 64, 100, 128, 256}) {
     for (const GraphStats* s : {&kAs20, &kEmail}) {
       MxmInfo info;
@@ -111,7 +115,10 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
       const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
       EXPECT_EQ(p.mxm, MxmKernel::RowCacheSeq) << "N = " << n;
       EXPECT_EQ(p.params.items_per_worker, 16) << "N = " << n;
+      EXPECT_EQ(p.params.lanes_per_row, 32) << "N = " << n;
+      EXPECT_EQ(p.params.tile, 0) << "N = " << n;
       EXPECT_NE(p.reason.find("pieces of <= 16"), std::string::npos) << p.reason;
+      EXPECT_NE(p.reason.find("splitting its entries"), std::string::npos) << p.reason;
     }
     for (const GraphStats* s : {&kBcsstk13, &bus}) {
       MxmInfo info;
@@ -119,6 +126,10 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
       const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
       EXPECT_EQ(p.mxm, MxmKernel::RowCacheSeq) << "N = " << n;
       EXPECT_EQ(p.params.items_per_worker, 0) << "N = " << n;
+      EXPECT_EQ(p.params.lanes_per_row, 32) << "N = " << n;
+      const bool passes = s == &kBcsstk13 && n > 32 && n <= 128;
+      EXPECT_EQ(p.params.tile, passes ? 32 : 0) << "N = " << n;
+      EXPECT_EQ(p.reason.find("passes of 32 columns") != std::string::npos, passes) << p.reason;
       EXPECT_NE(p.reason.find("whole rows"), std::string::npos) << p.reason;
     }
   }
@@ -134,6 +145,9 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
   EXPECT_EQ(plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{})
                 .params.items_per_worker,
             0);
+  EXPECT_EQ(
+      plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{}).params.lanes_per_row,
+      0);
 }
 
 TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {
@@ -143,10 +157,16 @@ TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {
 }
 
 TEST(MxmPlanner, LongAverageRowsKeepParallelReductionUpToSixteen) {
-  for (std::int64_t n : {2, 8, 16}) {
+  for (std::int64_t n : {2, 8}) {
     EXPECT_EQ(mxm_pick(kBcsstk13, n), MxmKernel::ParallelReduceVec) << "N = " << n;
     EXPECT_EQ(mxm_pick(kEmail, n), MxmKernel::ParallelReduceVec) << "N = " << n;
   }
+  // N = 16: on a small graph without a dominant row the entry-set row kernel (the test above);
+  // a large graph of long rows keeps the parallel reduction.
+  EXPECT_EQ(mxm_pick(kEmail, 16), MxmKernel::ParallelReduceVec);
+  EXPECT_EQ(mxm_pick(kBcsstk13, 16), MxmKernel::RowCacheSeq);
+  const GraphStats large_long = stats_of(1 << 20, 30 << 20, 20.0, 120);
+  EXPECT_EQ(mxm_pick(large_long, 16), MxmKernel::ParallelReduceVec);
   EXPECT_EQ(mxm_pick(kBcsstk13, 32), MxmKernel::RowCacheSeq);
   // email-Eu-core's row of 334 is cut into pieces (the test above).
   EXPECT_EQ(mxm_pick(kEmail, 32), MxmKernel::RowCacheSeq);

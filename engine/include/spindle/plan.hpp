@@ -77,7 +77,9 @@ std::optional<Device> parse_device(const std::string& name);
 /// Launch parameters a kernel may use (meaning depends on the kernel; 0 = kernel default).
 struct LaunchParams {
   int block_threads = 0;  ///< threads per block
-  int lanes_per_row = 0;  ///< SubwarpPerRow: 2..32
+  /// SubwarpPerRow: 2..32; SpMM ParallelReduceVec: lanes per row; SpMM RowCacheSeq: lanes per
+  /// row (group) when more than its columns need: the extra lanes split the row's entries.
+  int lanes_per_row = 0;
   /// NnzSplit / MergePath: nnz (or merge items) per warp/thread; mxv RowBlock: entries per block
   /// (512 or 1024); SpMM RowBlock: the longest row that shares a block (0: the default rule).
   std::int64_t items_per_worker = 0;

@@ -38,13 +38,15 @@ struct SeqCache {
 /// acc ⊕= A(row, k) ⊗ B(k, col..col+VEC) for k in [p, q): entries cached G at a time by the
 /// group (gmask: its lanes; slot0: its first thread index; qlane: lane within the group), U
 /// B-row gathers in flight per lane. Lanes whose columns lie beyond N (col_ok false) still help
-/// to cache.
+/// to cache. With estride > 1 the lanes of one column set split the cached entries: this lane
+/// takes entries efirst, efirst + estride, ... of each batch (the caller adds the estride
+/// partial sums); the default walks every entry.
 template <class S, class I, class V, class T, int VEC, int U = kSpmmUnroll>
 __device__ __forceinline__ void accumulate_segment(const SpmmArgs<I, V, T>& a,
                                                    SeqCache<I, V, T>& cache, std::int64_t p,
                                                    std::int64_t q, int G, int qlane, int slot0,
                                                    unsigned gmask, std::int64_t col, bool col_ok,
-                                                   T (&acc)[VEC]) {
+                                                   T (&acc)[VEC], int estride = 1, int efirst = 0) {
   for (std::int64_t base = p; base < q; base += G) {
     const std::int64_t k = base + qlane;
     if (k < q) {
@@ -53,12 +55,12 @@ __device__ __forceinline__ void accumulate_segment(const SpmmArgs<I, V, T>& a,
     }
     __syncwarp(gmask);
     const int cnt = static_cast<int>(q - base < G ? q - base : G);
-    for (int t0 = 0; t0 < cnt; t0 += U) {
+    for (int t0 = efirst; t0 < cnt; t0 += U * estride) {
       Frag<T, VEC> bf[U];
       T av[U];
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        const int t = t0 + u;
+        const int t = t0 + u * estride;
         if (t < cnt) {
           const std::int64_t j = static_cast<std::int64_t>(cache.col[slot0 + t]);
           if constexpr (is_pattern_v<V>) {
@@ -71,7 +73,7 @@ __device__ __forceinline__ void accumulate_segment(const SpmmArgs<I, V, T>& a,
       }
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        if (t0 + u < cnt && col_ok) {
+        if (t0 + u * estride < cnt && col_ok) {
 #pragma unroll
           for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], S::mul(av[u], bf[u].v[v]));
         }
@@ -137,25 +139,32 @@ __device__ __forceinline__ void store_row_frag_as(const DenseEpilogue<T>& e, T* 
   }
 }
 
-/// row_cache_seq: a group of G lanes per row, grid.x: (npieces + rows)·G threads in blocks of
-/// 256, grid.y: column tiles of G·VEC (VEC divides N). Whole rows: no pieces, max_piece past
-/// every row. Split form: groups [0, npieces) walk the long rows' pieces into `partial` (slot·N,
-/// no epilogue); group npieces + r walks row r whole when it has at most `max_piece` entries and
-/// leaves it to its pieces otherwise. Pieces come first in the grid so the longest work starts
-/// first.
+/// row_cache_seq: a group of R = G·E lanes per row (E = 1 << e_log2), grid.x: (npieces +
+/// rows)·R threads in blocks of 256, grid.y: column tiles of G·VEC (VEC divides N). The G lanes
+/// of one entry set own the tile's columns; with E > 1 the E entry sets split the cached entries
+/// (set e takes every E-th) and add their sums with a butterfly over the group, a fixed order.
+/// E > 1 serves graphs with too few rows to fill the GPU at G lanes per row. Whole rows: no
+/// pieces, max_piece past every row. Split form: groups [0, npieces) walk the long rows' pieces
+/// into `partial` (slot·N, no epilogue); group npieces + r walks row r whole when it has at most
+/// `max_piece` entries and leaves it to its pieces otherwise. Pieces come first in the grid so
+/// the longest work starts first.
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(kSpmmBlock)
     spmm_row_cache_seq_kernel(SpmmArgs<I, V, T> a, const RowPiece* __restrict__ pieces,
                               std::int64_t npieces, std::int64_t max_piece, T* __restrict__ partial,
-                              int g_log2) {
+                              int g_log2, int e_log2) {
   __shared__ SeqCache<I, V, T> cache;
   const int G = 1 << g_log2;
+  const int r_log2 = g_log2 + e_log2;
+  const int R = 1 << r_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int qlane = lane & (G - 1);
-  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
-  const unsigned gmask = group_mask(lane, G);
+  const int rlane = lane & (R - 1);
+  const int qlane = rlane & (G - 1);
+  const int eset = rlane >> g_log2;
+  const int slot0 = static_cast<int>(threadIdx.x) & ~(R - 1);
+  const unsigned gmask = group_mask(lane, R);
   const std::int64_t item =
-      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> r_log2;
   std::int64_t row, p, q;
   std::int64_t slot = -1;
   // Whole groups leave together below; no warp-wide sync follows.
@@ -178,8 +187,14 @@ __global__ void __launch_bounds__(kSpmmBlock)
   T acc[VEC];
 #pragma unroll
   for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-  accumulate_segment<S, I, V, T, VEC>(a, cache, p, q, G, qlane, slot0, gmask, col, col_ok, acc);
-  if (!col_ok) return;
+  accumulate_segment<S, I, V, T, VEC>(a, cache, p, q, R, rlane, slot0, gmask, col, col_ok, acc,
+                                      1 << e_log2, eset);
+  // Every lane of the group is here (lanes past N included): add the E entry sets' sums.
+  for (int off = G; off < R; off <<= 1) {
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], __shfl_xor_sync(gmask, acc[v], off));
+  }
+  if (!col_ok || eset != 0) return;
   if (slot >= 0) {
     store_partial_frag<T, VEC>(partial + slot * a.n + col, acc);
   } else {
@@ -263,16 +278,26 @@ struct RowSplitArgs {
   T* partial = nullptr;
 };
 
+/// Entry sets per row for `lanes` lanes per row (0: one set) and G column lanes: lanes / G
+/// rounded down to a power of two, at least 1 (G·E <= 32).
+inline int seq_entry_sets(int lanes, int G) {
+  int e = 1;
+  while (G * e * 2 <= 32 && G * e * 2 <= lanes) e *= 2;
+  return e;
+}
+
 template <class S, class I, class V, class T, int VEC>
-void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile,
+void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile, int lanes,
                               const RowSplitArgs<T>& w, cudaStream_t stream) {
   const int G = seq_group_lanes(a.n, VEC, tile);
+  const int E = seq_entry_sets(lanes, G);
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const std::int64_t items = w.npieces + a.rows;
-  const dim3 grid(static_cast<unsigned>((items * G + kSpmmBlock - 1) / kSpmmBlock),
+  const std::int64_t threads = items * G * E;
+  const dim3 grid(static_cast<unsigned>((threads + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
   spmm_row_cache_seq_kernel<S, I, V, T, VEC><<<grid, kSpmmBlock, 0, stream>>>(
-      a, w.pieces, w.npieces, w.max_piece, w.partial, log2_int(G));
+      a, w.pieces, w.npieces, w.max_piece, w.partial, log2_int(G), log2_int(E));
   if (w.nlong > 0) {
     const std::int64_t slabs = (a.n + kWarp * VEC - 1) / (kWarp * VEC);
     spmm_row_split_fixup_kernel<S, T, VEC>
@@ -283,15 +308,16 @@ void launch_row_cache_seq_vec(const SpmmArgs<I, V, T>& a, std::int64_t tile,
 
 /// Launches row_cache_seq with the widest vector width the shapes allow (16-byte loads when
 /// N is a multiple of 4 floats / 2 doubles, scalar otherwise); `tile` as in seq_group_lanes;
+/// `lanes`: lanes per row (0: the columns' G; more split each row's entries, seq_entry_sets);
 /// `w`: the split form's pieces (default: whole rows).
 template <class S, class I, class V, class T>
-void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, cudaStream_t stream,
-                               const RowSplitArgs<T>& w = {}) {
+void launch_spmm_row_cache_seq(const SpmmArgs<I, V, T>& a, std::int64_t tile, int lanes,
+                               cudaStream_t stream, const RowSplitArgs<T>& w = {}) {
   constexpr int kWide = static_cast<int>(16 / sizeof(T));
   if (seq_vec_for(a) == kWide) {
-    launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, w, stream);
+    launch_row_cache_seq_vec<S, I, V, T, kWide>(a, tile, lanes, w, stream);
   } else {
-    launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, w, stream);
+    launch_row_cache_seq_vec<S, I, V, T, 1>(a, tile, lanes, w, stream);
   }
 }
 

@@ -20,6 +20,7 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/core/spmm_limits.hpp"
 #include "ops/cuda/mxm/aspt_prepare.hpp"
 #include "ops/cuda/mxm/aspt_tiled.cuh"
 #include "ops/cuda/mxm/coo_rows.cuh"
@@ -42,7 +43,7 @@
 namespace spindle::detail::cuda {
 
 /// row_block on graphs below this many entries cuts rows into pieces of 8 blocks, not 1.
-constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
+constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = kSpmmSmallGraphNnz;
 /// ... and gives rows longer than this a block of their own (not from 256 entries, mxv's rule).
 /// A row block reduces with W·L threads per row (W columns of the pass, L lanes: the partition
 /// picks L = 4 when a row of the block has more than 64 entries), so with W = 8 a block of 200
@@ -52,9 +53,6 @@ constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
 constexpr std::int64_t kSpmmSmallGraphLongRow = 64;
 /// Graphs below this many entries also try row_block at wide N (tuning, benchmark).
 constexpr std::int64_t kSpmmRowBlockAnyWidthBelowNnz = std::int64_t{1} << 20;
-/// row_cache_seq's split form: pieces of at most this many entries (planner_cuda_mxm.cpp's
-/// kSplitPiece, the same measurement).
-constexpr std::int64_t kSpmmSplitPiece = 16;
 /// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
 constexpr std::int64_t kBalancedWorkspaceBudget = 128ll << 20;
 /// ASpT: rows longer than this leave the panels for the nnz-balanced long-row pass (one panel
@@ -173,6 +171,7 @@ struct SpmmLaunch {
   std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: default)
   std::int64_t long_row = 0;  ///< aspt_tiled long-row limit (0: default)
   std::int64_t split = 0;     ///< row_cache_seq: longest piece of the split form (0: whole rows)
+  int seq_lanes = 0;          ///< row_cache_seq: lanes per row (0: as many as the columns need)
   /// nnz_balanced_seq form, from LaunchParams::oversubscription (1: group, 2: warp, else size).
   BalancedForm form = BalancedForm::BySize;
 };
@@ -191,6 +190,9 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
   l.split = l.kernel == MxmKernel::RowCacheSeq
                 ? std::max<std::int64_t>(0, plan.params.items_per_worker)
                 : 0;
+  l.seq_lanes = l.kernel == MxmKernel::RowCacheSeq && plan.params.lanes_per_row > 0
+                    ? pow2_lanes(plan.params.lanes_per_row)
+                    : 0;
   l.form = plan.params.oversubscription == 1   ? BalancedForm::Group
            : plan.params.oversubscription == 2 ? BalancedForm::Warp
                                                : BalancedForm::BySize;
@@ -296,7 +298,7 @@ const RowPieceSlot& cached_row_pieces(const Graph<I, V>& G, std::int64_t max_pie
 /// the partials of N columns would pass kBalancedWorkspaceBudget.
 template <class S, class I, class VV, class T, class V>
 void run_row_cache_split(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, std::int64_t max_piece,
-                         std::int64_t tile, cudaStream_t stream) {
+                         std::int64_t tile, int lanes, cudaStream_t stream) {
   std::int64_t piece = max_piece;
   const RowPieceSlot* slot = &cached_row_pieces(G, piece, stream);
   const auto bytes = [&](const RowPieceSlot* s) {
@@ -314,7 +316,7 @@ void run_row_cache_split(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, std:
   w.longs = slot->longs.template as<const RowBlockLong>();
   w.nlong = slot->nlong;
   w.partial = partial.template as<T>();
-  launch_spmm_row_cache_seq<S>(a, tile, stream, w);
+  launch_spmm_row_cache_seq<S>(a, tile, lanes, stream, w);
 }  // partial is freed stream-ordered, after the kernels
 
 /// Enqueues the SpMM `plan` chose on `a` (the CSR of G: values as T or pattern).
@@ -333,9 +335,9 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       return;
     case MxmKernel::RowCacheSeq:
       if (l.split > 0) {
-        run_row_cache_split<S>(a, G, l.split, l.tile, stream);
+        run_row_cache_split<S>(a, G, l.split, l.tile, l.seq_lanes, stream);
       } else {
-        launch_spmm_row_cache_seq<S>(a, l.tile, stream);
+        launch_spmm_row_cache_seq<S>(a, l.tile, l.seq_lanes, stream);
       }
       SPINDLE_CUDA_CHECK_LAUNCH("spmm_row_cache_seq");
       return;
@@ -422,7 +424,7 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
 inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n,
                                                 std::int64_t nnz) {
   std::vector<Plan> c;
-  auto add = [&](MxmKernel k, int lanes, int form, std::int64_t items = 0) {
+  auto add = [&](MxmKernel k, int lanes, int form, std::int64_t items = 0, int tile = 0) {
     Plan p = base;
     p.mxm = k;
     p.mxv = MxvKernel::Auto;  // spmv: the mxv rules choose (base may carry the planner's mxv pick
@@ -432,6 +434,7 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
     p.params.lanes_per_row = lanes;
     p.params.oversubscription = form;
     p.params.items_per_worker = items;
+    p.params.tile = tile;
     p.forced = false;
     c.push_back(p);
   };
@@ -448,9 +451,16 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
-  // The split form where the planner may take it (small graphs from N = 16).
-  if (nnz < kSpmmRowBlockOneLaunchBelowNnz && n >= 16) {
+  // Where the planner may take them (small graphs from N = 16): the split form, and a warp per
+  // row whose lanes split the entries (whole rows or pieces; past N = 32 in 32-column passes so
+  // that 8 lanes cover a pass and 4 entry sets share the warp).
+  if (nnz < kSpmmSmallGraphNnz && n >= 16) {
     add(MxmKernel::RowCacheSeq, 0, 0, kSpmmSplitPiece);
+    add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0);
+    add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0, kSpmmSplitPiece);
+    if (n > kSpmmSeqEntrySetTile) {
+      add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0, 0, kSpmmSeqEntrySetTile);
+    }
   }
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
   add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
@@ -486,7 +496,8 @@ inline std::string spmm_label(const Plan& p) {
   if (p.mxm == MxmKernel::RowCacheSeq && p.params.items_per_worker > 0) {
     s += "/split<=" + std::to_string(p.params.items_per_worker);
   }
-  if (p.mxm == MxmKernel::ParallelReduceVec && p.params.lanes_per_row > 0) {
+  if ((p.mxm == MxmKernel::ParallelReduceVec || p.mxm == MxmKernel::RowCacheSeq) &&
+      p.params.lanes_per_row > 0) {
     s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";
   }
   if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.oversubscription == 1) s += "/group form";

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file spmm_limits.hpp
+/// @brief Sizes the SpMM planner (ops/core/planner_cuda_mxm.cpp) and the CUDA runner
+/// (ops/cuda/mxm/spmm_run.cuh: launches, tuning candidates, benchmark columns) must agree on.
+/// Plain constants, so the host-only planner and the CUDA code share one definition. The
+/// measurements behind them are in planner_cuda_mxm.cpp's comments.
+
+#include <cstdint>
+
+namespace spindle::detail {
+
+/// A "small" graph for SpMM: below this many entries a call is launch-bound (mxv's small-graph
+/// bound, planner_cuda.cpp). row_block keeps such graphs to one launch (rows up to 8 blocks'
+/// worth share a block), the planner's small-graph rules apply, and the tuner and the benchmark
+/// try the row_cache_seq forms meant for them.
+constexpr std::int64_t kSpmmSmallGraphNnz = std::int64_t{1} << 17;
+
+/// row_cache_seq's split form: rows longer than this are cut into pieces of at most this many
+/// entries.
+constexpr std::int64_t kSpmmSplitPiece = 16;
+
+/// row_cache_seq with entry sets: lanes per row (a warp) when the lanes that own the columns
+/// leave room, the rest splitting each row's entries.
+constexpr int kSpmmSeqWarpLanes = 32;
+
+/// row_cache_seq with entry sets past N = 32: columns per pass, so that 8 lanes (float4) cover a
+/// pass and 4 entry sets share the warp.
+constexpr int kSpmmSeqEntrySetTile = 32;
+
+}  // namespace spindle::detail
