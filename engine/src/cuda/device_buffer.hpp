@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "engine/src/cuda/cuda_check.hpp"
 
@@ -64,6 +65,18 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+/// A device copy of `v` (a buffer of exactly its bytes; none for an empty vector) with the copy
+/// enqueued on `stream`. `v` must outlive the copy: synchronize the stream before it dies.
+template <class X>
+DeviceBuffer upload_async(const std::vector<X>& v, const char* what, cudaStream_t stream) {
+  DeviceBuffer b(v.size() * sizeof(X), what);
+  if (!v.empty()) {
+    SPINDLE_CUDA_CHECK(
+        cudaMemcpyAsync(b.get(), v.data(), b.bytes(), cudaMemcpyHostToDevice, stream));
+  }
+  return b;
+}
 
 /// The CUDA "executor": one non-blocking stream on which every Spindle operation, transfer and
 /// allocation is ordered, and a grow-only scratch workspace for kernels' temporary storage.

@@ -99,11 +99,7 @@ struct AsptSlot : ExtensionSlot {
 template <class X>
 const X* upload_vector(std::vector<DeviceBuffer>& keep, const std::vector<X>& v,
                        cudaStream_t stream) {
-  keep.emplace_back(v.size() * sizeof(X), "aspt reordering upload");
-  if (!v.empty()) {
-    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(keep.back().get(), v.data(), v.size() * sizeof(X),
-                                       cudaMemcpyHostToDevice, stream));
-  }
+  keep.push_back(upload_async(v, "aspt reordering upload", stream));
   return keep.back().template as<const X>();
 }
 
@@ -281,15 +277,9 @@ const RowPieceSlot& cached_row_pieces(const Graph<I, V>& G, std::int64_t max_pie
         s->npieces = static_cast<std::int64_t>(rp.pieces.size());
         s->nlong = static_cast<std::int64_t>(rp.longs.size());
         s->slots = rp.slots;
-        s->pieces = DeviceBuffer(rp.pieces.size() * sizeof(RowPiece), "row_cache_seq pieces");
-        s->longs = DeviceBuffer(rp.longs.size() * sizeof(RowBlockLong), "row_cache_seq pieces");
-        if (!rp.pieces.empty()) {
-          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->pieces.get(), rp.pieces.data(), s->pieces.bytes(),
-                                             cudaMemcpyHostToDevice, stream));
-          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->longs.get(), rp.longs.data(), s->longs.bytes(),
-                                             cudaMemcpyHostToDevice, stream));
-          SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors die here
-        }
+        s->pieces = upload_async(rp.pieces, "row_cache_seq pieces", stream);
+        s->longs = upload_async(rp.longs, "row_cache_seq pieces", stream);
+        SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors die here
         return s;
       });
 }

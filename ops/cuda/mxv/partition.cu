@@ -105,17 +105,9 @@ RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
         s->count = static_cast<std::int64_t>(desc.size());
         s->pieces = pieces;
         s->n_long = static_cast<std::int64_t>(longs.size());
-        s->a = DeviceBuffer(desc.size() * sizeof(RowBlockDesc), "row_block partition");
-        s->b = DeviceBuffer(longs.size() * sizeof(RowBlockLong), "row_block partition");
         Context& ctx = context();
-        if (!desc.empty()) {
-          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->a.get(), desc.data(), s->a.bytes(),
-                                             cudaMemcpyHostToDevice, ctx.stream));
-        }
-        if (!longs.empty()) {
-          SPINDLE_CUDA_CHECK(cudaMemcpyAsync(s->b.get(), longs.data(), s->b.bytes(),
-                                             cudaMemcpyHostToDevice, ctx.stream));
-        }
+        s->a = upload_async(desc, "row_block partition", ctx.stream);
+        s->b = upload_async(longs, "row_block partition", ctx.stream);
         ctx.synchronize();  // the host vectors die here
         return s;
       });
