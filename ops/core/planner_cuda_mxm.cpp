@@ -53,8 +53,9 @@ constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // split<=16 0.012, row_block 0.011; bcsstk13 (max 95, avg 42) row_cache_seq 0.016-0.019, split<=16
 // 0.016-0.025. At N = 16 (spindle bench mxm, H100, 2026-11-22) row_cache_seq beat row_block on the
 // small meshes (1138_bus, cryg2500, jagmesh7: 0.009-0.010 against 0.011-0.013 ms) and tied on
-// as20graph (split<=16 0.016, row_block 0.016); long average rows keep parallel_reduce_vec there
-// (the rule below: email-Eu-core 0.013, bcsstk13 0.012, against 0.015-0.018 for the row kernels).
+// as20graph (split<=16 0.016, row_block 0.016). Long average rows kept parallel_reduce_vec there
+// against the row kernels without entry sets (email-Eu-core 0.013, bcsstk13 0.012, against
+// 0.015-0.018); with entry sets only a dominant row keeps it (the rule in plan_mxm_cuda).
 constexpr std::int64_t kSmallGraphRowCacheMinN = 16;
 constexpr std::int64_t kSplitMinLongestRow = 64;
 // On small graphs a group of G = N/4 lanes per row (8 at N = 32) leaves the GPU short of work:
