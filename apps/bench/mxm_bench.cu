@@ -151,30 +151,21 @@ int main(int argc, char** argv) try {
           static_cast<std::int64_t>(G.nnz()) < detail::cuda::kSpmmRowBlockAnyWidthBelowNnz) {
         variants.push_back(variant(MxmKernel::RowBlock, 0));
       }
-      if (n <= 32 &&
-          static_cast<std::int64_t>(G.nnz()) >= detail::cuda::kSpmmRowBlockOneLaunchBelowNnz) {
+      if (n <= 32 && static_cast<std::int64_t>(G.nnz()) >= detail::kSpmmSmallGraphNnz) {
         // row_block with rows over 64 entries in blocks of their own (the small-graph rule)
         Plan v = variant(MxmKernel::RowBlock, 0);
         v.params.items_per_worker = detail::cuda::kSpmmSmallGraphLongRow;
         variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
-      if (n >= 16 && static_cast<std::int64_t>(G.nnz()) < detail::kSpmmSmallGraphNnz) {
-        // The row_cache_seq forms for small graphs: long rows cut into pieces, a warp per row
-        // whose lanes split the entries (whole rows, pieces, and past N = 32 column passes).
-        auto seq = [&](std::int64_t split, int lanes, int tile) {
-          Plan v = variant(MxmKernel::RowCacheSeq, 0);
-          v.params.items_per_worker = split;
-          v.params.lanes_per_row = lanes;
-          v.params.tile = tile;
-          variants.push_back(v);
-        };
-        seq(detail::kSpmmSplitPiece, 0, 0);
-        seq(0, detail::kSpmmSeqWarpLanes, 0);
-        seq(detail::kSpmmSplitPiece, detail::kSpmmSeqWarpLanes, 0);
-        if (n > detail::kSpmmSeqEntrySetTile) {
-          seq(0, detail::kSpmmSeqWarpLanes, detail::kSpmmSeqEntrySetTile);
-        }
+      // The row_cache_seq forms for small graphs (the tuner's list, spmm_limits.hpp).
+      for (const detail::SpmmSeqForm& f :
+           detail::spmm_small_graph_seq_forms(n, static_cast<std::int64_t>(G.nnz()))) {
+        Plan v = variant(MxmKernel::RowCacheSeq, 0);
+        v.params.items_per_worker = f.split;
+        v.params.lanes_per_row = f.lanes;
+        v.params.tile = f.tile;
+        variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)

@@ -7,6 +7,7 @@
 /// measurements behind them are in planner_cuda_mxm.cpp's comments.
 
 #include <cstdint>
+#include <vector>
 
 namespace spindle::detail {
 
@@ -27,5 +28,27 @@ constexpr int kSpmmSeqWarpLanes = 32;
 /// row_cache_seq with entry sets past N = 32: columns per pass, so that 8 lanes (float4) cover a
 /// pass and 4 entry sets share the warp.
 constexpr int kSpmmSeqEntrySetTile = 32;
+
+/// One row_cache_seq form meant for small graphs (the LaunchParams fields it sets; 0 = unset).
+struct SpmmSeqForm {
+  std::int64_t split = 0;  ///< items_per_worker: rows cut into pieces of at most this many
+  int lanes = 0;           ///< lanes_per_row: 32 = a warp per row whose spare lanes split entries
+  int tile = 0;            ///< columns per pass
+};
+
+/// The row_cache_seq forms the tuner and the benchmark try on a small graph (nnz below
+/// kSpmmSmallGraphNnz) from N = 16, besides the plain one: long rows cut into pieces; a warp per
+/// row whose lanes split the entries (whole rows, pieces, and past N = 32 passes of 32 columns).
+/// Empty for other calls. One list, so that the tuner (spmm_tuning_candidates) and
+/// `spindle bench mxm` cannot drift apart.
+inline std::vector<SpmmSeqForm> spmm_small_graph_seq_forms(std::int64_t n, std::int64_t nnz) {
+  std::vector<SpmmSeqForm> f;
+  if (nnz >= kSpmmSmallGraphNnz || n < 16) return f;
+  f.push_back({kSpmmSplitPiece, 0, 0});
+  f.push_back({0, kSpmmSeqWarpLanes, 0});
+  f.push_back({kSpmmSplitPiece, kSpmmSeqWarpLanes, 0});
+  if (n > kSpmmSeqEntrySetTile) f.push_back({0, kSpmmSeqWarpLanes, kSpmmSeqEntrySetTile});
+  return f;
+}
 
 }  // namespace spindle::detail

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ops/core/planner.hpp"
+#include "ops/core/spmm_limits.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle::detail {
@@ -148,6 +149,41 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
   EXPECT_EQ(
       plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{}).params.lanes_per_row,
       0);
+}
+
+// The tuner and `spindle bench mxm` try spmm_small_graph_seq_forms() on small graphs: every
+// row_cache_seq form the planner picks there must be one of them (or the plain form), or the
+// tuner could never confirm the planner's pick and the benchmark would not show it.
+TEST(MxmPlanner, SmallGraphPicksAreAmongTheTunersForms) {
+  const GraphStats bus = stats_of(1138, 4054, 2.6, 18);
+  for (const GraphStats* s : {&kAs20, &kEmail, &kBcsstk13, &bus}) {
+    for (std::int64_t n : {16, 17, 32, 33, 64, 100, 128, 256}) {
+      MxmInfo info;
+      info.n = n;
+      const Plan p = plan_mxm_cuda(*s, info, reference_hopper_caps(), Descriptor{});
+      if (p.mxm != MxmKernel::RowCacheSeq) continue;
+      const auto forms = spmm_small_graph_seq_forms(n, s->nnz);
+      ASSERT_FALSE(forms.empty()) << "N = " << n;
+      bool found =
+          p.params.items_per_worker == 0 && p.params.lanes_per_row == 0 && p.params.tile == 0;
+      for (const SpmmSeqForm& f : forms) {
+        found = found || (f.split == p.params.items_per_worker &&
+                          f.lanes == p.params.lanes_per_row && f.tile == p.params.tile);
+      }
+      EXPECT_TRUE(found) << "N = " << n << ": " << p.reason;
+    }
+  }
+  // The list: pieces, a warp per row, both, and from N = 33 passes of 32 columns; nothing for
+  // large graphs or below N = 16.
+  EXPECT_EQ(spmm_small_graph_seq_forms(16, kAs20.nnz).size(), 3u);
+  EXPECT_EQ(spmm_small_graph_seq_forms(32, kAs20.nnz).size(), 3u);
+  const auto wide = spmm_small_graph_seq_forms(33, kAs20.nnz);
+  ASSERT_EQ(wide.size(), 4u);
+  EXPECT_EQ(wide.back().tile, kSpmmSeqEntrySetTile);
+  EXPECT_EQ(wide.back().lanes, kSpmmSeqWarpLanes);
+  EXPECT_TRUE(spmm_small_graph_seq_forms(15, kAs20.nnz).empty());
+  EXPECT_TRUE(spmm_small_graph_seq_forms(64, kSpmmSmallGraphNnz).empty());
+  EXPECT_TRUE(spmm_small_graph_seq_forms(64, kRmat22.nnz).empty());
 }
 
 TEST(MxmPlanner, BalancedRowsTakeRowCachingFromSixteen) {

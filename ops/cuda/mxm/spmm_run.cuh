@@ -42,9 +42,9 @@
 
 namespace spindle::detail::cuda {
 
-/// row_block on graphs below this many entries cuts rows into pieces of 8 blocks, not 1.
-constexpr std::int64_t kSpmmRowBlockOneLaunchBelowNnz = kSpmmSmallGraphNnz;
-/// ... and gives rows longer than this a block of their own (not from 256 entries, mxv's rule).
+/// row_block on graphs below kSpmmSmallGraphNnz entries cuts rows into pieces of 8 blocks, not 1,
+/// and gives rows longer than kSpmmSmallGraphLongRow a block of their own (not from 256 entries,
+/// mxv's rule).
 /// A row block reduces with W·L threads per row (W columns of the pass, L lanes: the partition
 /// picks L = 4 when a row of the block has more than 64 entries), so with W = 8 a block of 200
 /// short rows took 26 rounds of 8 rows each. ncu on as20graph (H100, N = 8 and 256): 1300
@@ -355,7 +355,7 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
       // Rows longer than `shared` entries get a block of their own: params.items_per_worker when
       // set (tuner, benchmark), else kSpmmSmallGraphLongRow on small graphs and mxv's 256 above.
-      const bool small = static_cast<std::int64_t>(G.nnz()) < kSpmmRowBlockOneLaunchBelowNnz;
+      const bool small = static_cast<std::int64_t>(G.nnz()) < kSpmmSmallGraphNnz;
       const std::int64_t req = plan.mxm == MxmKernel::RowBlock
                                    ? std::max<std::int64_t>(plan.params.items_per_worker, 0)
                                    : 0;
@@ -441,16 +441,9 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
   if (n <= 32 || nnz < kSpmmRowBlockAnyWidthBelowNnz) add(MxmKernel::RowBlock, 0, 0);
   if (n == 1) add(MxmKernel::Spmv, 0, 0);  // the mxv rules' kernel
   add(MxmKernel::RowCacheSeq, 0, 0);
-  // Where the planner may take them (small graphs from N = 16): the split form, and a warp per
-  // row whose lanes split the entries (whole rows or pieces; past N = 32 in 32-column passes so
-  // that 8 lanes cover a pass and 4 entry sets share the warp).
-  if (nnz < kSpmmSmallGraphNnz && n >= 16) {
-    add(MxmKernel::RowCacheSeq, 0, 0, kSpmmSplitPiece);
-    add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0);
-    add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0, kSpmmSplitPiece);
-    if (n > kSpmmSeqEntrySetTile) {
-      add(MxmKernel::RowCacheSeq, kSpmmSeqWarpLanes, 0, 0, kSpmmSeqEntrySetTile);
-    }
+  // Where the planner may take them (small graphs from N = 16): spmm_limits.hpp's list.
+  for (const SpmmSeqForm& f : spmm_small_graph_seq_forms(n, nnz)) {
+    add(MxmKernel::RowCacheSeq, f.lanes, 0, f.split, f.tile);
   }
   add(MxmKernel::NnzBalancedSeq, 0, 1);  // group per chunk
   add(MxmKernel::NnzBalancedSeq, 0, 2);  // warp per chunk
