@@ -1,53 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "explain.hpp"
 
+#include <type_traits>
+
 #include "common.hpp"
 #include "spindle/executor.hpp"
-// The planner's pure functions take the device's capabilities explicitly; the public
-// plan_for_* entry points plan only for the device present, so --explain calls the planner
-// itself to show the CUDA choice on machines without a GPU (reference_hopper_caps()).
+#include "spindle/ops.hpp"
+// Only the GCN forced-kernel warning below reaches the planner's own functions (it plans GCN's
+// normalized adjacency, a valued graph, from the loaded graph's statistics); --explain and the
+// vxm warning use the public planning entry points (plan_for_*, with a target DeviceCaps for
+// --explain).
 #include "../../ops/core/planner.hpp"
 
 namespace spindle::cli {
 
 namespace {
 
-template <class G>
-std::vector<ExplainRow> plan_rows(const G& A, Device device, const DeviceCaps& caps,
-                                  const Descriptor& desc_in, std::int64_t width) {
-  using I = typename G::index_type;
-  using V = typename G::value_type;
-  Descriptor desc = desc_in;
-  desc.device = device;
-  const ValueKind value = device == Device::Cuda ? ValueKind::Float : ValueKind::Double;
-  const std::string tname = value == ValueKind::Float ? "<float>" : "<double>";
+template <class T, class G>
+std::vector<ExplainRow> plan_rows_as(const G& A, const DeviceCaps& target, const Descriptor& desc,
+                                     std::int64_t width) {
+  using S = semiring::plus_times<T>;
+  const std::string tname = std::is_same_v<T, float> ? "<float>" : "<double>";
   std::vector<ExplainRow> rows;
-
-  detail::MxvInfo mi = detail::plain_mxv_info(SemiringKind::PlusTimes, value, value_kind_of<V>(),
-                                              index_kind_of<I>());
   rows.push_back({"mxv plus_times" + tname, "power-iteration",
-                  detail::plan_mxv(A.stats(), mi, device, caps, desc)});
-  mi.op = OpKind::Vxm;
+                  plan_for_mxv<S>(A, Mask{}, Accum::none(), desc, target)});
   // vxm pulls over the rows of A^T: the transpose's row statistics decide.
   rows.push_back({"vxm plus_times" + tname, "pagerank, bfs, sssp, centrality",
-                  detail::plan_mxv(A.transpose().stats(), mi, device, caps, desc)});
-
-  detail::MxmInfo mm;
-  mm.value = value;
-  mm.matrix_value = value_kind_of<V>();
-  mm.index = index_kind_of<I>();
-  mm.n = width;
+                  plan_for_vxm<S>(A, Mask{}, Accum::none(), desc, target)});
   rows.push_back({"mxm plus_times" + tname + " N=" + std::to_string(width), "gcn",
-                  detail::plan_mxm(A.stats(), mm, device, caps, desc)});
-
-  detail::SddmmInfo sd;
-  sd.value = value;
-  sd.matrix_value = value_kind_of<V>();
-  sd.index = index_kind_of<I>();
-  sd.k = width;
+                  plan_for_mxm<S>(A, width, desc, target)});
   rows.push_back({"sddmm plus_times" + tname + " K=" + std::to_string(width), "(library)",
-                  detail::plan_sddmm(A.stats(), sd, device, caps, desc)});
+                  plan_for_sddmm<S>(A, width, desc, target)});
   return rows;
+}
+
+// The CUDA rows plan in float (what the GPU algorithms run), the CPU rows in double.
+template <class G>
+std::vector<ExplainRow> plan_rows(const G& A, Device device, const DeviceCaps& target,
+                                  const Descriptor& desc_in, std::int64_t width) {
+  Descriptor desc = desc_in;
+  desc.device = device;
+  return device == Device::Cuda ? plan_rows_as<float>(A, target, desc, width)
+                                : plan_rows_as<double>(A, target, desc, width);
 }
 
 std::string params_text(const LaunchParams& p) {
@@ -89,15 +83,12 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
 
 void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex) {
   if (ex.desc.mxv_kernel == MxvKernel::Auto) return;
-  const DeviceCaps caps = ex.device == Device::Cuda ? device_caps() : DeviceCaps{};
+  Descriptor desc = ex.desc;
+  desc.device = ex.device;
   visit_graph(in.graph, [&](const auto& g) {
-    using G = std::decay_t<decltype(g)>;
-    detail::MxvInfo mi;
-    mi.op = OpKind::Vxm;
-    mi.value = ex.use_double ? ValueKind::Double : ValueKind::Float;
-    mi.matrix_value = value_kind_of<typename G::value_type>();
-    mi.index = index_kind_of<typename G::index_type>();
-    Plan plan = detail::plan_mxv(g.transpose().stats(), mi, ex.device, caps, ex.desc);
+    const Plan plan =
+        ex.use_double ? plan_for_vxm<semiring::plus_times<double>>(g, Mask{}, Accum::none(), desc)
+                      : plan_for_vxm<semiring::plus_times<float>>(g, Mask{}, Accum::none(), desc);
     if (!plan.forced) warn("--kernel %s: %s", to_string(ex.desc.mxv_kernel), plan.reason.c_str());
   });
 }

@@ -51,10 +51,21 @@ Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& d
                           device_caps(), desc);
 }
 
-#define SPINDLE_INSTANTIATE_MXM_(S, I, V)                                               \
-  template void mxm<S, I, V>(DenseMatrix<S::value_type>&, Accum, S, const Graph<I, V>&, \
-                             const DenseMatrix<S::value_type>&, const Descriptor&);     \
-  template Plan plan_for_mxm<S, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&);
+template <class S, class I, class V>
+Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& desc,
+                  const DeviceCaps& target) {
+  const Device device = detail::resolve_target_device("plan_for_mxm", desc.device, target);
+  const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
+  return detail::plan_mxm(stats, mxm_info<S, I, V>(n_cols, Accum::none(), desc), device, target,
+                          desc);
+}
+
+#define SPINDLE_INSTANTIATE_MXM_(S, I, V)                                                   \
+  template void mxm<S, I, V>(DenseMatrix<S::value_type>&, Accum, S, const Graph<I, V>&,     \
+                             const DenseMatrix<S::value_type>&, const Descriptor&);         \
+  template Plan plan_for_mxm<S, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&); \
+  template Plan plan_for_mxm<S, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&,  \
+                                      const DeviceCaps&);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXM_)
 
 }  // namespace spindle

@@ -78,12 +78,43 @@ Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Des
                           device_caps(), desc);
 }
 
+template <class S, class I, class V>
+Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
+  const Device device = resolve_device(desc.device);
+  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
+                          mxv_info<S, I, V>(OpKind::Vxm, mask, accum, true, desc), device,
+                          device_caps(), desc);
+}
+
+template <class S, class I, class V>
+Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
+                  const DeviceCaps& target) {
+  const Device device = detail::resolve_target_device("plan_for_mxv", desc.device, target);
+  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
+                          mxv_info<S, I, V>(OpKind::Mxv, mask, accum, true, desc), device, target,
+                          desc);
+}
+
+template <class S, class I, class V>
+Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
+                  const DeviceCaps& target) {
+  const Device device = detail::resolve_target_device("plan_for_vxm", desc.device, target);
+  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
+                          mxv_info<S, I, V>(OpKind::Vxm, mask, accum, true, desc), device, target,
+                          desc);
+}
+
 #define SPINDLE_INSTANTIATE_MXV_(S, I, V)                                                          \
   template void mxv<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S, const Graph<I, V>&,    \
                              const Vector<S::value_type>&, const Descriptor&);                     \
   template void vxm<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S,                        \
                              const Vector<S::value_type>&, const Graph<I, V>&, const Descriptor&); \
-  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);
+  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);  \
+  template Plan plan_for_vxm<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);  \
+  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&,   \
+                                      const DeviceCaps&);                                          \
+  template Plan plan_for_vxm<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&,   \
+                                      const DeviceCaps&);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXV_)
 
 }  // namespace spindle

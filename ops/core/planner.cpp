@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "spindle/error.hpp"
 #include "spindle/ops/cpu/parallel.hpp"
 
 namespace spindle::detail {
@@ -50,6 +51,24 @@ Plan plan_mxv(const GraphStats& stats, const MxvInfo& info, Device device, const
                       desc.mxv_kernel == MxvKernel::CpuRowBalanced
                           ? std::string()
                           : std::string(to_string(desc.mxv_kernel)) + " is a CUDA kernel");
+}
+
+Device resolve_target_device(const char* what, Device requested, const DeviceCaps& target) {
+  switch (requested) {
+    case Device::Cpu:
+      return Device::Cpu;
+    case Device::Auto:
+      return target.available ? Device::Cuda : Device::Cpu;
+    case Device::Cuda:
+      break;
+  }
+  if (!target.available) {
+    throw InvalidArgument(std::string(what) +
+                          ": the descriptor asks for CUDA but the target DeviceCaps describes no "
+                          "CUDA device (available = false); pass reference_hopper_caps() or a "
+                          "device's caps");
+  }
+  return Device::Cuda;
 }
 
 Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const DeviceCaps& caps,

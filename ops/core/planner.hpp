@@ -87,6 +87,12 @@ Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const
 Plan plan_sddmm(const GraphStats& stats, const SddmmInfo& info, Device device,
                 const DeviceCaps& caps, const Descriptor& desc);
 
+/// The device a what-if plan (plan_for_* with a target) is made for: Cpu stays Cpu, Auto is
+/// Cuda when `target` describes a CUDA device (target.available) and Cpu otherwise, Cuda needs
+/// one. `what` names the entry point in the message.
+/// @throws InvalidArgument for Cuda with a target that has no CUDA device.
+Device resolve_target_device(const char* what, Device requested, const DeviceCaps& target);
+
 /// The CUDA rules (planner_cuda.cpp), including the handling of forced kernels on CUDA.
 Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps,
                    const Descriptor& desc);

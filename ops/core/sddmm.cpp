@@ -49,11 +49,21 @@ Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc
                             device_caps(), desc);
 }
 
-#define SPINDLE_INSTANTIATE_SDDMM_(Sr, I, V)                                                 \
-  template void sddmm<Sr, I, V>(std::vector<Sr::value_type>&, Accum, Sr, const Graph<I, V>&, \
-                                const DenseMatrix<Sr::value_type>&,                          \
-                                const DenseMatrix<Sr::value_type>&, const Descriptor&);      \
-  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&);
+template <class Sr, class I, class V>
+Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc,
+                    const DeviceCaps& target) {
+  const Device device = detail::resolve_target_device("plan_for_sddmm", desc.device, target);
+  return detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(k, Accum::none(), desc), device, target,
+                            desc);
+}
+
+#define SPINDLE_INSTANTIATE_SDDMM_(Sr, I, V)                                                   \
+  template void sddmm<Sr, I, V>(std::vector<Sr::value_type>&, Accum, Sr, const Graph<I, V>&,   \
+                                const DenseMatrix<Sr::value_type>&,                            \
+                                const DenseMatrix<Sr::value_type>&, const Descriptor&);        \
+  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&); \
+  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&,  \
+                                         const DeviceCaps&);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_SDDMM_)
 
 }  // namespace spindle

@@ -7,8 +7,10 @@
 #include "spindle/executor.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/cpu/mxv_impl.hpp"
+#include "spindle/ops/mxm.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/reduce.hpp"
+#include "spindle/ops/sddmm.hpp"
 
 namespace spindle {
 namespace {
@@ -246,6 +248,78 @@ TEST(Mxv, ForcedGpuKernelOnCpuFallsBackAndStillComputes) {
       A, Mask{}, Accum::none(), Descriptor{}.force(MxvKernel::CpuRowBalanced));
   EXPECT_TRUE(forced_cpu.forced);
   EXPECT_EQ(forced_cpu.device, Device::Cpu);
+}
+
+// plan_for_vxm plans over the rows of A^T: the same plan as plan_for_mxv on a graph built from
+// the transposed reference (an independent construction), on the CPU and, planned for a
+// reference H100 whether or not a GPU is here, on CUDA. The matrix is skewed both ways (a dense
+// row; power-law rows), so A's and A^T's statistics differ.
+TEST(Mxv, PlanForVxmIsMxvsPlanOverTheTranspose) {
+  const DenseRef ref = test::random_matrix(3000, 2000, 31);
+  const auto A = test::to_graph<std::int32_t, float>(ref);
+  const auto At = test::to_graph<std::int32_t, float>(ref.transposed());
+  ASSERT_NE(A.stats().max_row, At.stats().max_row);
+  using S = semiring::plus_times<float>;
+  const DeviceCaps h100 = reference_hopper_caps();
+  const Plan v = plan_for_vxm<S>(A, Mask{}, Accum::none(), Descriptor{}, h100);
+  const Plan m = plan_for_mxv<S>(At, Mask{}, Accum::none(), Descriptor{}, h100);
+  EXPECT_EQ(v.device, Device::Cuda);
+  EXPECT_EQ(v.mxv, m.mxv) << v.reason << " / " << m.reason;
+  EXPECT_EQ(v.params.lanes_per_row, m.params.lanes_per_row);
+  EXPECT_EQ(v.params.items_per_worker, m.params.items_per_worker);
+  EXPECT_EQ(v.params.block_threads, m.params.block_threads);
+  EXPECT_EQ(v.params.tile, m.params.tile);
+  // With desc.transpose_a, vxm over the graph At computes u (At^T) = u A: the same product as
+  // vxm over A, so the same pull over A^T's rows and the same plan; mxv over A differs.
+  const Plan vt = plan_for_vxm<S>(At, Mask{}, Accum::none(), Descriptor{}.with_transpose_a(), h100);
+  EXPECT_EQ(vt.mxv, m.mxv) << vt.reason << " / " << m.reason;
+  EXPECT_EQ(vt.params.lanes_per_row, m.params.lanes_per_row);
+  const Plan ma = plan_for_mxv<S>(A, Mask{}, Accum::none(), Descriptor{}, h100);
+  EXPECT_NE(ma.mxv, m.mxv) << ma.reason << " / " << m.reason;
+  // Without a target: the device present here (the CPU on a machine without a GPU).
+  const Plan cpu = plan_for_vxm<S>(A, Mask{}, Accum::none(), Descriptor{}.on(Device::Cpu));
+  EXPECT_EQ(cpu.device, Device::Cpu);
+  EXPECT_EQ(cpu.mxv, MxvKernel::CpuRowBalanced);
+  EXPECT_NE(cpu.reason.find("vxm"), std::string::npos) << cpu.reason;
+}
+
+// What-if planning: the target decides for Auto, Cpu stays Cpu, Cuda needs a target GPU, and a
+// forced kernel is honoured on the target as it would be on a real device.
+TEST(Mxv, WhatIfPlanningFollowsTheTargetDevice) {
+  const auto A = test::to_graph<std::int32_t, float>(test::random_matrix(500, 500, 32));
+  using S = semiring::plus_times<float>;
+  const DeviceCaps h100 = reference_hopper_caps();
+  const DeviceCaps none{};
+  for (const Plan& p :
+       {plan_for_mxv<S>(A, Mask{}, Accum::none(), Descriptor{}, h100),
+        plan_for_vxm<S>(A, Mask{}, Accum::none(), Descriptor{}, h100),
+        plan_for_mxm<S>(A, 32, Descriptor{}, h100), plan_for_sddmm<S>(A, 32, Descriptor{}, h100)}) {
+    EXPECT_EQ(p.device, Device::Cuda) << p.reason;
+  }
+  EXPECT_NE(plan_for_mxm<S>(A, 32, Descriptor{}, h100).mxm, MxmKernel::CpuRowBalanced);
+  EXPECT_NE(plan_for_sddmm<S>(A, 32, Descriptor{}, h100).sddmm, SddmmKernel::CpuRowBalanced);
+  for (const Plan& p :
+       {plan_for_mxv<S>(A, Mask{}, Accum::none(), Descriptor{}, none),
+        plan_for_mxv<S>(A, Mask{}, Accum::none(), Descriptor{}.on(Device::Cpu), h100),
+        plan_for_mxm<S>(A, 32, Descriptor{}, none),
+        plan_for_sddmm<S>(A, 32, Descriptor{}.on(Device::Cpu), h100)}) {
+    EXPECT_EQ(p.device, Device::Cpu) << p.reason;
+  }
+  const Descriptor cuda = Descriptor{}.on(Device::Cuda);
+  EXPECT_THROW((plan_for_mxv<S>(A, Mask{}, Accum::none(), cuda, none)), InvalidArgument);
+  EXPECT_THROW((plan_for_vxm<S>(A, Mask{}, Accum::none(), cuda, none)), InvalidArgument);
+  EXPECT_THROW((plan_for_mxm<S>(A, 8, cuda, none)), InvalidArgument);
+  EXPECT_THROW((plan_for_sddmm<S>(A, 8, cuda, none)), InvalidArgument);
+  try {
+    plan_for_mxm<S>(A, 8, cuda, none);
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("plan_for_mxm"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("reference_hopper_caps"), std::string::npos) << e.what();
+  }
+  const Plan forced = plan_for_mxv<S>(
+      A, Mask{}, Accum::none(), Descriptor{}.on(Device::Cuda).force(MxvKernel::MergePath), h100);
+  EXPECT_EQ(forced.mxv, MxvKernel::MergePath);
+  EXPECT_TRUE(forced.forced);
 }
 
 // A user-defined semiring whose mul does not commute: mul(a, b) = 10a + b.

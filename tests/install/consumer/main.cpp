@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Uses an installed Spindle: builds a graph from edges, reads its cached statistics, runs an mxv
-// and PageRank, and checks each against values worked out by hand for this 4-vertex graph.
+// and PageRank, plans a vxm for a reference GPU, and checks each against values worked out by hand
+// for this 4-vertex graph.
 #include <cmath>
 #include <cstdio>
 
@@ -26,6 +27,11 @@ int main() {
   double sum = 0;
   for (std::int64_t v = 0; v < 4; ++v) sum += pr.ranks[v];
   ok = ok && pr.converged && std::fabs(sum - 1.0) < 1e-9;
+
+  // What-if planning for a reference H100 works on any machine (no GPU needed): a CUDA plan.
+  const spindle::Plan plan = spindle::plan_for_vxm<spindle::semiring::plus_times<float>>(
+      g, spindle::Mask{}, spindle::Accum::none(), {}, spindle::reference_hopper_caps());
+  ok = ok && plan.device == spindle::Device::Cuda && !plan.reason.empty();
 
   std::printf("spindle consumer: %s (spindle %s, %lld entries)\n", ok ? "ok" : "MISMATCH",
               spindle::version(), static_cast<long long>(s.nnz));

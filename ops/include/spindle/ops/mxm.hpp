@@ -5,6 +5,7 @@
 
 #include "spindle/dense.hpp"
 #include "spindle/descriptor.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/semiring.hpp"
@@ -60,7 +61,16 @@ void mxm(DenseMatrix<typename S::value_type>& C, S s, const Graph<I, V>& A,
   mxm(C, Accum::none(), s, A, B, epilogue, desc);
 }
 
+/// The plan mxm would use for C = A ⊕.⊗ B with B `n_cols` wide (without running it), for the
+/// device desc.device resolves to here. @throws Unsupported as mxm would for Device::Cuda.
 template <class S, class I, class V>
 Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& desc = {});
+
+/// What-if planning for the device `target` describes (see plan_for_mxv's overload with a
+/// target in mxv.hpp for the device rules). @throws InvalidArgument for desc.device == Cuda
+/// with a target that has no CUDA device.
+template <class S, class I, class V>
+Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& desc,
+                  const DeviceCaps& target);
 
 }  // namespace spindle

@@ -4,6 +4,7 @@
 /// @brief Sparse matrix x vector over a semiring (SpMV), GraphBLAS GrB_mxv / GrB_vxm.
 
 #include "spindle/descriptor.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/mask.hpp"
 #include "spindle/operators.hpp"
@@ -46,8 +47,31 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S s,
          const Descriptor& desc = {});
 
 /// The plan mxv would use for this call (without running it): for `spindle info --explain`,
-/// tests and logs.
+/// tests and logs. Plans for the device desc.device resolves to here (Auto: this machine's GPU
+/// if there is one); u is taken to be full.
+/// @throws Unsupported for Device::Cuda where no CUDA device can be used (as mxv would).
 template <class S, class I, class V>
 Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc = {});
+
+/// The plan vxm would use for this call: mxv's rules over the rows of A^T (the cached
+/// transpose's statistics; A's own with desc.transpose_a). Same device rules and throws as
+/// plan_for_mxv.
+template <class S, class I, class V>
+Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc = {});
+
+/// What-if planning: the plan for a device described by `target` rather than the one present,
+/// so a machine without a GPU can show (or a test can check) what a given GPU would run. A
+/// target with `available` set is a CUDA device (reference_hopper_caps(), or device_caps() of
+/// another machine); DeviceCaps{} is "no GPU". desc.device picks as usual: Cpu plans for the
+/// CPU; Auto plans for the target's GPU if it has one, else the CPU; Cuda needs one.
+/// @throws InvalidArgument for desc.device == Cuda with a target that has no CUDA device.
+template <class S, class I, class V>
+Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
+                  const DeviceCaps& target);
+
+/// vxm's what-if plan (see the plan_for_mxv overload with a target).
+template <class S, class I, class V>
+Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
+                  const DeviceCaps& target);
 
 }  // namespace spindle

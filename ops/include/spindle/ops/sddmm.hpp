@@ -7,6 +7,7 @@
 
 #include "spindle/dense.hpp"
 #include "spindle/descriptor.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/semiring.hpp"
@@ -34,7 +35,16 @@ void sddmm(std::vector<typename Sr::value_type>& out, Sr s, const Graph<I, V>& S
   sddmm(out, Accum::none(), s, S, X, Y, desc);
 }
 
+/// The plan sddmm would use with inner dimension k (without running it), for the device
+/// desc.device resolves to here. @throws Unsupported as sddmm would for Device::Cuda.
 template <class Sr, class I, class V>
 Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc = {});
+
+/// What-if planning for the device `target` describes (the rules of plan_for_mxv's overload
+/// with a target, mxv.hpp). @throws InvalidArgument for desc.device == Cuda with a target that
+/// has no CUDA device.
+template <class Sr, class I, class V>
+Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc,
+                    const DeviceCaps& target);
 
 }  // namespace spindle
