@@ -15,6 +15,9 @@
 //   xl:MINB:VEC:CHUNK  xg with U = 8 (VEC = 2) or 4 (VEC = 4) and __launch_bounds__(256, MINB)
 //   xr:U:VEC:PLAIN   row_cache_seq with U gathers in flight and VEC columns per lane (the
 //                    library's segment walk), stores plain (1) or through the epilogue (0)
+//   xh:MODE:VEC:CHUNK  xg (U = 8 at VEC = 2, 4 at VEC = 4) with L2 hints: MODE 3 loads the
+//                    column / value streams around L1 and evict-first in L2 and stores C with
+//                    st.global.cs; MODE 4 only the stores
 //   xs:P:U:B         row_cache_seq over rows of at most P entries and pieces of at most P
 //                    entries of longer rows (partials added in order by a second kernel: a
 //                    warp per row and column slab, or with B = 1 a block of 8 warps)
@@ -32,6 +35,7 @@
 
 #include "apps/bench/mxm_bench.cuh"
 #include "ops/cuda/mxm/spmm_run.cuh"
+#include "ops/cuda/mxv/mxv_args.cuh"  // ld_hinted
 
 using namespace spindle;
 using namespace spindle::bench;
@@ -73,6 +77,17 @@ __device__ __forceinline__ void stv(float* p, const F<VEC>& f) {
   }
 }
 
+template <int VEC>
+__device__ __forceinline__ void stcs(float* p, const F<VEC>& f) {
+  if constexpr (VEC == 4) {
+    __stcs(reinterpret_cast<float4*>(p), make_float4(f.v[0], f.v[1], f.v[2], f.v[3]));
+  } else if constexpr (VEC == 2) {
+    __stcs(reinterpret_cast<float2*>(p), make_float2(f.v[0], f.v[1]));
+  } else {
+    __stcs(p, f.v[0]);
+  }
+}
+
 /// The group form with U gathers in flight per lane and VEC columns per lane (G = N / VEC lanes
 /// per chunk, at most 32): VEC = 1 at N = 32 keeps a whole warp on one chunk (converged).
 template <int U, int VEC, int MODE, int MINB = 1>
@@ -104,8 +119,13 @@ __global__ void __launch_bounds__(256, MINB) group(Args a, W w, int g_log2) {
     for (std::int64_t base = p; base < q; base += G) {
       const std::int64_t k = base + qlane;
       if (k < q) {
-        ccol[slot0 + qlane] = __ldg(a.col_idx + k);
-        cval[slot0 + qlane] = __ldg(a.vals + k);
+        if constexpr (MODE == 3) {  // streams: around L1, first out of L2
+          ccol[slot0 + qlane] = ld_hinted<false, false>(a.col_idx + k);
+          cval[slot0 + qlane] = ld_hinted<false, false>(a.vals + k);
+        } else {
+          ccol[slot0 + qlane] = __ldg(a.col_idx + k);
+          cval[slot0 + qlane] = __ldg(a.vals + k);
+        }
       }
       __syncwarp(gmask);
       const int cnt = static_cast<int>(q - base < G ? q - base : G);
@@ -156,6 +176,8 @@ __global__ void __launch_bounds__(256, MINB) group(Args a, W w, int g_log2) {
           store_partial_frag<float, VEC>(w.ws_tail + c * a.n + col, acc.v);
         }
       }
+    } else if constexpr (MODE == 3 || MODE == 4) {  // streaming stores (evict first)
+      if (col_ok) stcs<VEC>(next <= e ? a.c + r * a.ldc + col : w.ws_tail + c * a.n + col, acc);
     } else {
       if (col_ok) stv<VEC>(next <= e ? a.c + r * a.ldc + col : w.ws_tail + c * a.n + col, acc);
     }
@@ -513,6 +535,15 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
       return u == 8 ? run_xsplit<8, 2>(a, G, plen, s, bf) : run_xsplit<4, 2>(a, G, plen, s, bf);
     }
     return u == 8 ? run_xsplit<8, 1>(a, G, plen, s, bf) : run_xsplit<4, 1>(a, G, plen, s, bf);
+  } else if (v.kind == "xh") {  // xg (U = 8 at VEC 2, 4 at VEC 4) with cache hints: MODE 3
+    // streams around L1 / evict-first in L2 and streaming stores, MODE 4 the stores only
+    const long long mode = arg(0), vec = arg(1);
+    if (a.n % vec != 0) throw InvalidArgument("xh needs N divisible by VEC");
+    if (mode == 3 && vec == 2) return run_xgroup<8, 2, 3>(a, G, arg(2), s);
+    if (mode == 4 && vec == 2) return run_xgroup<8, 2, 4>(a, G, arg(2), s);
+    if (mode == 3 && vec == 4) return run_xgroup<4, 4, 3>(a, G, arg(2), s);
+    if (mode == 4 && vec == 4) return run_xgroup<4, 4, 4>(a, G, arg(2), s);
+    throw InvalidArgument("xh: MODE 3 or 4, VEC 2 or 4");
   } else if (v.kind == "xa" || v.kind == "xe") {  // U = 8, VEC = 2; library segment / stores
     if (a.n % 2 != 0) throw InvalidArgument("xa/xe need even N");
     if (v.kind == "xa") return run_xgroup<8, 2, 1>(a, G, arg(0), s);
