@@ -70,38 +70,42 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
   }
 }
 
+namespace {
+
+// The plan an mxv (vxm: op Vxm) over A would get on `device` with `caps`, u taken to be full.
+template <class S, class I, class V>
+Plan plan_call(OpKind op, const Graph<I, V>& A, const Mask& mask, Accum accum,
+               const Descriptor& desc, Device device, const DeviceCaps& caps) {
+  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, op == OpKind::Vxm),
+                          mxv_info<S, I, V>(op, mask, accum, true, desc), device, caps, desc);
+}
+
+}  // namespace
+
 template <class S, class I, class V>
 Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
-  const Device device = resolve_device(desc.device);
-  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
-                          mxv_info<S, I, V>(OpKind::Mxv, mask, accum, true, desc), device,
-                          device_caps(), desc);
+  return plan_call<S>(OpKind::Mxv, A, mask, accum, desc, resolve_device(desc.device),
+                      device_caps());
 }
 
 template <class S, class I, class V>
 Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
-  const Device device = resolve_device(desc.device);
-  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
-                          mxv_info<S, I, V>(OpKind::Vxm, mask, accum, true, desc), device,
-                          device_caps(), desc);
+  return plan_call<S>(OpKind::Vxm, A, mask, accum, desc, resolve_device(desc.device),
+                      device_caps());
 }
 
 template <class S, class I, class V>
 Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
                   const DeviceCaps& target) {
-  const Device device = detail::resolve_target_device("plan_for_mxv", desc.device, target);
-  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
-                          mxv_info<S, I, V>(OpKind::Mxv, mask, accum, true, desc), device, target,
-                          desc);
+  return plan_call<S>(OpKind::Mxv, A, mask, accum, desc,
+                      detail::resolve_target_device("plan_for_mxv", desc.device, target), target);
 }
 
 template <class S, class I, class V>
 Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
                   const DeviceCaps& target) {
-  const Device device = detail::resolve_target_device("plan_for_vxm", desc.device, target);
-  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
-                          mxv_info<S, I, V>(OpKind::Vxm, mask, accum, true, desc), device, target,
-                          desc);
+  return plan_call<S>(OpKind::Vxm, A, mask, accum, desc,
+                      detail::resolve_target_device("plan_for_vxm", desc.device, target), target);
 }
 
 #define SPINDLE_INSTANTIATE_MXV_(S, I, V)                                                          \
