@@ -17,6 +17,11 @@ namespace spindle::detail {
 /// try the row_cache_seq forms meant for them.
 constexpr std::int64_t kSpmmSmallGraphNnz = std::int64_t{1} << 17;
 
+/// nnz_balanced_seq runs its group-per-chunk form (ops/cuda/mxm/nnz_balanced_seq.cuh) from this
+/// many entries on, the warp-per-chunk form below; the planner sends skewed graphs at N = 16 to
+/// it only where the group form runs.
+constexpr std::int64_t kSpmmGroupFormMinNnz = std::int64_t{1} << 20;
+
 /// row_cache_seq's split form: rows longer than this are cut into pieces of at most this many
 /// entries.
 constexpr std::int64_t kSpmmSplitPiece = 16;

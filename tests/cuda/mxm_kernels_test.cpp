@@ -62,6 +62,11 @@ std::vector<KernelCase> kernel_cases(bool plus_times) {
       {MxmKernel::NnzBalancedSeq, lp(0, 7, 16), "nnz_balanced_seq/chunk 7 tile 16"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "nnz_balanced_seq/group form"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "nnz_balanced_seq/group form chunk 9"},
+      // the group form's shared-memory windows: refilled several times per chunk (1024), and
+      // windows of 16-byte loads followed by a partial one of single loads (36)
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 1024, 0), 1),
+       "nnz_balanced_seq/group form chunk 1024"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 36, 0), 1), "nnz_balanced_seq/group form chunk 36"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 2), "nnz_balanced_seq/warp form"},
       {MxmKernel::RowBlock, lp(0, 0, 0), "row_block"},
       {MxmKernel::RowBlock, lp(0, 16, 0), "row_block/rows<=16"},

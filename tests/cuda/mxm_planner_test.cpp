@@ -85,11 +85,20 @@ TEST(MxmPlanner, NarrowWidthsTakeRowBlocksUnlessRowsAreLong) {
   }
 }
 
-TEST(MxmPlanner, SkewedGraphsKeepRowBlocksUpToSixteenThenLoadBalance) {
-  EXPECT_EQ(mxm_pick(kRmat22, 16), MxmKernel::RowBlock);
-  for (std::int64_t n : {17, 32, 64, 128, 256}) {
+TEST(MxmPlanner, SkewedGraphsLoadBalanceFromSixteenWhereTheGroupFormRuns) {
+  // Large skewed graphs (the balanced kernel's group form): nnz_balanced_seq from N = 16.
+  for (std::int64_t n : {16, 17, 32, 64, 128, 256}) {
     EXPECT_EQ(mxm_pick(kRmat22, n), MxmKernel::NnzBalancedSeq) << "N = " << n;
   }
+  EXPECT_EQ(mxm_pick(kRmat22, 8), MxmKernel::RowBlock);
+  // Below the group form's size (its warp form would run) skewed N = 16 keeps row_block; from
+  // N = 17 it load-balances as before.
+  const GraphStats mid = stats_of(1 << 16, kSpmmGroupFormMinNnz - 1, 60.0, 5000);
+  ASSERT_GE(mid.nnz, kSpmmSmallGraphNnz);
+  EXPECT_EQ(mxm_pick(mid, 16), MxmKernel::RowBlock);
+  EXPECT_EQ(mxm_pick(mid, 17), MxmKernel::NnzBalancedSeq);
+  const GraphStats big = stats_of(1 << 16, kSpmmGroupFormMinNnz, 60.0, 5000);
+  EXPECT_EQ(mxm_pick(big, 16), MxmKernel::NnzBalancedSeq);
 }
 
 TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {

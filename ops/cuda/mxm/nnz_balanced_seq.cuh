@@ -24,7 +24,10 @@
 /// of workspace per chunk and two small launches (the partition is cached per graph and W).
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
+#include "ops/core/spmm_limits.hpp"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 
 namespace spindle::detail::cuda {
@@ -237,26 +240,92 @@ __global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64
   }
 }
 
+/// Blocks per SM the group form is compiled for (at most 64 registers): without the bound the
+/// staged form took 75-78 registers and 3 blocks; the harness's copy ran with 4 (xw, run 11).
+constexpr int kGroupMinBlocks = 4;
+
+/// Entries of A staged in shared memory per block by the group form (all its groups' windows):
+/// 32-48 KB of static shared memory for every index and value type.
+template <class I, class V, class T>
+constexpr int balanced_window_entries() {
+  return sizeof(I) + (is_pattern_v<V> ? 0 : sizeof(T)) <= 12 ? 4096 : 2048;
+}
+
+/// The group form's windows: group g of the block owns entries [g·win, (g + 1)·win).
+template <class I, class V, class T>
+struct GroupWindow {
+  static constexpr int kEntries = balanced_window_entries<I, V, T>();
+  I col[kEntries];
+  T val[is_pattern_v<V> ? 1 : kEntries];
+};
+
+/// Copies `units` 16-byte units from src to dst, G lanes of a group, two loads per lane in
+/// flight before their stores.
+__device__ __forceinline__ void copy_units16(void* dst, const void* src, int units, int G,
+                                             int qlane) {
+  const uint4* s = static_cast<const uint4*>(src);
+  uint4* d = static_cast<uint4*>(dst);
+  for (int i0 = 0; i0 < units; i0 += 2 * G) {
+    const int i = i0 + qlane, j = i0 + G + qlane;
+    uint4 x{}, y{};
+    if (i < units) x = __ldg(s + i);
+    if (j < units) y = __ldg(s + j);
+    if (i < units) d[i] = x;
+    if (j < units) d[j] = y;
+  }
+}
+
+/// Loads entries [wb, wb + len) of A into a group's window (wcol / wval): 16-byte vector loads
+/// when the window is whole and both streams are 16-byte aligned there, else one entry per lane.
+/// Every lane of the group calls it; the caller synchronizes the group after.
+template <class I, class V, class T>
+__device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol, T* wval,
+                                             std::int64_t wb, int len, int win, int G, int qlane) {
+  bool vec = len == win && (static_cast<std::size_t>(win) * sizeof(I)) % 16 == 0 &&
+             (reinterpret_cast<std::uintptr_t>(a.col_idx + wb) & 15) == 0;
+  if constexpr (!is_pattern_v<V>) {
+    static_assert(std::is_same_v<V, T>, "stored values are T or a pattern");
+    vec = vec && (static_cast<std::size_t>(win) * sizeof(T)) % 16 == 0 &&
+          (reinterpret_cast<std::uintptr_t>(a.vals + wb) & 15) == 0;
+  }
+  if (vec) {
+    copy_units16(wcol, a.col_idx + wb, static_cast<int>(win * sizeof(I) / 16), G, qlane);
+    if constexpr (!is_pattern_v<V>) {
+      copy_units16(wval, a.vals + wb, static_cast<int>(win * sizeof(T) / 16), G, qlane);
+    }
+    return;
+  }
+  for (int i = qlane; i < len; i += G) {
+    wcol[i] = __ldg(a.col_idx + wb + i);
+    if constexpr (!is_pattern_v<V>) wval[i] = a_value<T, V>(a.vals, wb + i);
+  }
+}
+
 /// The group-per-chunk form (the first version): each group of G lanes walks its own chunk row
-/// by row (segments cached G entries at a time as in row_cache_seq), owning the rows that start
-/// in it, empty ones included. Its groups diverge, which made it 6x slower than the warp form
-/// at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs it
-/// was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128: 6.9 vs 9.4 ms), so the
-/// launcher keeps both. grid.x: nchunks·G threads in blocks of 256; grid.y: column tiles.
-/// VEC: see balanced_group_vec; U gathers in flight per lane. K: the epilogue's kind (EpiKind);
-/// with Plain a finished row is stored as summed. The generic epilogue's code in the row loop
-/// cost 7-10% even when unused (spindle bench mxm, H100: R-MAT 20 N = 32 / 64 0.848 / 1.036 ms
-/// with it, 0.770 / 0.932 plain; R-MAT 22 N = 32 / 64 3.312 / 4.286 against 3.081 / 3.967).
+/// by row, owning the rows that start in it, empty ones included. Its groups diverge, which made
+/// it 6x slower than the warp form at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but
+/// with G >= 4 on large graphs it was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128:
+/// 6.9 vs 9.4 ms), so the launcher keeps both. grid.x: nchunks·G threads in blocks of 256;
+/// grid.y: column tiles. VEC: see balanced_group_vec; U gathers in flight per lane. K: the
+/// epilogue's kind (EpiKind); with Plain a finished row is stored as summed. The generic
+/// epilogue's code in the row loop cost 7-10% even when unused (spindle bench mxm, H100: R-MAT
+/// 20 N = 32 / 64 0.848 / 1.036 ms with it, 0.770 / 0.932 plain).
+///
+/// The chunk's column ids and values go through a window of `win` entries in shared memory,
+/// filled by 16-byte loads of the whole group (all in flight together) and refilled as the walk
+/// passes its end, so a row waits only on its B gathers. Before (G entries cached per row and
+/// batch, one dependent load per row) R-MAT 22 N = 32 ran 3.10 ms; with the chunk staged once
+/// 2.56 (apps/bench/experiments/spmm_params.cu, xw against nbg, H100: NOTES.md run 11).
 template <class S, class I, class V, class T, int VEC, EpiKind K>
-__global__ void __launch_bounds__(kSpmmBlock)
+__global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
   // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
   constexpr int U = VEC * sizeof(T) <= 8 ? 8 : 4;
-  __shared__ SeqCache<I, V, T> cache;
+  using Win = GroupWindow<I, V, T>;
+  __shared__ __align__(16) Win window;
   const int G = 1 << g_log2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int qlane = lane & (G - 1);
-  const int slot0 = static_cast<int>(threadIdx.x) & ~(G - 1);
   const unsigned gmask = group_mask(lane, G);
   const std::int64_t c =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
@@ -266,6 +335,56 @@ __global__ void __launch_bounds__(kSpmmBlock)
   const bool col_ok = col < a.n;
   const std::int64_t s = c * w.chunk;
   const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  // This group's window: Win::kEntries / (kSpmmBlock / G) entries, at most the chunk.
+  const int wcap = Win::kEntries / (kSpmmBlock >> g_log2);
+  const int win = static_cast<int>(w.chunk < wcap ? w.chunk : wcap);
+  const int grp = static_cast<int>(threadIdx.x) >> g_log2;
+  I* const wcol = window.col + grp * wcap;
+  T* const wval = is_pattern_v<V> ? window.val : window.val + grp * wcap;
+  // Offsets from s (32-bit: a chunk is far below 2^31 entries). The window holds [wlo, whi).
+  const int len = static_cast<int>(e - s);
+  int wlo = 0;
+  int whi = win < len ? win : len;
+  stage_window<I, V, T>(a, wcol, wval, s, whi, win, G, qlane);
+  __syncwarp(gmask);
+  // acc ⊕= A(r, k) ⊗ B(k, col..) for k in [s + p, s + q), walking the window forward.
+  auto segment = [&](int p, int q, T(&acc)[VEC]) {
+    while (p < q) {
+      if (p >= whi) {
+        __syncwarp(gmask);  // every lane is done with the old window
+        wlo = whi;
+        whi = wlo + win < len ? wlo + win : len;
+        stage_window<I, V, T>(a, wcol, wval, s + wlo, whi - wlo, win, G, qlane);
+        __syncwarp(gmask);
+      }
+      const int t1 = (q < whi ? q : whi) - wlo;
+      for (int t0 = p - wlo; t0 < t1; t0 += U) {
+        Frag<T, VEC> bf[U];
+        T av[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const int t = t0 + u;
+          if (t < t1) {
+            const std::int64_t j = static_cast<std::int64_t>(wcol[t]);
+            if constexpr (is_pattern_v<V>) {
+              av[u] = T(1);
+            } else {
+              av[u] = wval[t];
+            }
+            if (col_ok) bf[u] = load_frag<T, VEC>(a.b + j * a.ldb + col);
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          if (t0 + u < t1 && col_ok) {
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], S::mul(av[u], bf[u].v[v]));
+          }
+        }
+      }
+      p = wlo + t1;
+    }
+  };
   const std::int64_t r0 = static_cast<std::int64_t>(w.chunk_row[c]);
   const std::int64_t r1 = static_cast<std::int64_t>(w.chunk_row[c + 1]);
   std::int64_t start = static_cast<std::int64_t>(a.row_ptr[r0]);  // row_ptr[rows] = nnz
@@ -274,16 +393,14 @@ __global__ void __launch_bounds__(kSpmmBlock)
     // Head: row r0 - 1 began in an earlier chunk and runs into this one.
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    accumulate_segment<S, I, V, T, VEC, U>(a, cache, s, start < e ? start : e, G, qlane, slot0,
-                                           gmask, col, col_ok, acc);
+    segment(0, static_cast<int>((start < e ? start : e) - s), acc);
     if (col_ok) store_partial_frag<T, VEC>(w.ws_head + c * a.n + col, acc);
   }
   for (std::int64_t r = r0; r < r1; ++r) {
     const std::int64_t next = static_cast<std::int64_t>(a.row_ptr[r + 1]);
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    accumulate_segment<S, I, V, T, VEC, U>(a, cache, start, next < e ? next : e, G, qlane, slot0,
-                                           gmask, col, col_ok, acc);
+    segment(static_cast<int>(start - s), static_cast<int>((next < e ? next : e) - s), acc);
     if (col_ok) {
       if constexpr (K == EpiKind::Plain) {  // only the last owned row can run past the chunk
         store_partial_frag<T, VEC>(
@@ -365,7 +482,7 @@ inline std::int64_t balanced_chunk(std::int64_t nnz, std::int64_t n, std::size_t
 /// Below this many entries the warp-per-chunk form is used at every width (on graphs of 26K-84K
 /// entries it beat the group form 2-10x at every N measured, since small graphs need its small
 /// chunks to fill the GPU; from 16M entries on the group form won for G >= 4).
-constexpr std::int64_t kGroupFormMinNnz = 1 << 20;
+constexpr std::int64_t kGroupFormMinNnz = kSpmmGroupFormMinNnz;  // spmm_limits.hpp
 
 /// Which form of nnz_balanced_seq runs: chosen by size, or forced (tests, tuning).
 enum class BalancedForm : std::uint8_t { BySize, Group, Warp };

@@ -209,7 +209,12 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
   const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
   const bool group_form = balanced_uses_group_form(nnz, lanes, form);
   if (chunk_req <= 0 && group_form) {
-    chunk_req = 256;  // the measured setting of the group form: about 16 average R-MAT rows
+    // One shared-memory window per chunk: 128 / 256 / 512 entries at 8 / 16 / 32 lanes (float,
+    // int32). Measured against 256 at every width (H100, spmm_params nbg:CHUNK, session 13):
+    // R-MAT 22 N = 16 2.13 against 2.26 ms, R-MAT 20 N = 16 0.543 against 0.588, R-MAT 20
+    // N = 64 0.805 against 0.834; N = 32 kept 256 (2.56 against 2.69 at 128).
+    const int glanes = seq_group_lanes(a.n, balanced_group_vec(a), tile);
+    chunk_req = balanced_window_entries<I, VV, T>() / (kSpmmBlock / glanes);
   } else if (chunk_req <= 0) {
     // The warp form walks a chunk P = 32/G entries per step. 64 steps per chunk amortize its
     // setup (head row, partials, fix-up work); small graphs get smaller chunks so that there
