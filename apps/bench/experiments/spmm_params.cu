@@ -18,6 +18,9 @@
 //   xh:MODE:VEC:CHUNK  xg (U = 8 at VEC = 2, 4 at VEC = 4) with L2 hints: MODE 3 loads the
 //                    column / value streams around L1 and evict-first in L2 and stores C with
 //                    st.global.cs; MODE 4 only the stores
+//   xw:U:VEC:CHUNK:PF  xg with the whole chunk's column ids and values staged in shared memory
+//                    once per chunk (vector loads); PF = 1 also loads row_ptr a row ahead
+//   xo:MINB:CHUNK    xw:8:2:CHUNK:0 compiled for MINB blocks per SM (3, 5 or 6)
 //   xs:P:U:B         row_cache_seq over rows of at most P entries and pieces of at most P
 //                    entries of longer rows (partials added in order by a second kernel: a
 //                    warp per row and column slab, or with B = 1 a block of 8 warps)
@@ -182,6 +185,116 @@ __global__ void __launch_bounds__(256, MINB) group(Args a, W w, int g_log2) {
       if (col_ok) stv<VEC>(next <= e ? a.c + r * a.ldc + col : w.ws_tail + c * a.n + col, acc);
     }
     start = next;
+  }
+}
+
+/// xw: the group form with the whole chunk's column ids and values staged in shared memory
+/// once (vector loads, every load of the chunk in flight together) instead of G entries per
+/// row batch: a row then waits only on its B gathers. PF = 1 also loads row_ptr one row ahead.
+template <int U, int VEC, int PF, int MINB = 4>
+__global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
+  extern __shared__ __align__(16) unsigned char wsm[];
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int grp = static_cast<int>(threadIdx.x) >> g_log2;
+  const int ngrp = 256 >> g_log2;
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t c =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (c >= w.nchunks) return;
+  const int cw = static_cast<int>(w.chunk);
+  int* wcol = reinterpret_cast<int*>(wsm) + grp * cw;
+  float* wval = reinterpret_cast<float*>(wsm) + ngrp * cw + grp * cw;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  const std::int64_t s = c * w.chunk;
+  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  const int len = static_cast<int>(e - s);
+  const std::int64_t r0 = w.chunk_row[c];
+  const std::int64_t r1 = w.chunk_row[c + 1];
+  std::int64_t start = a.row_ptr[r0];
+  // Stage [s, e): int4 / float4 loads where the chunk is whole (s is a multiple of the chunk,
+  // a multiple of 4, so the addresses are 16-byte aligned), scalar loads for the last chunk.
+  if (len == cw) {
+    const int4* gc = reinterpret_cast<const int4*>(a.col_idx + s);
+    const float4* gv = reinterpret_cast<const float4*>(a.vals + s);
+    constexpr int kB = 2;
+    for (int i0 = 0; i0 < cw / 4; i0 += kB * G) {
+      int4 ci[kB];
+      float4 vi[kB];
+#pragma unroll
+      for (int j = 0; j < kB; ++j) {
+        const int i = i0 + j * G + qlane;
+        if (i < cw / 4) {
+          ci[j] = __ldg(gc + i);
+          vi[j] = __ldg(gv + i);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kB; ++j) {
+        const int i = i0 + j * G + qlane;
+        if (i < cw / 4) {
+          reinterpret_cast<int4*>(wcol)[i] = ci[j];
+          reinterpret_cast<float4*>(wval)[i] = vi[j];
+        }
+      }
+    }
+  } else {
+    for (int i = qlane; i < len; i += G) {
+      wcol[i] = __ldg(a.col_idx + s + i);
+      wval[i] = __ldg(a.vals + s + i);
+    }
+  }
+  __syncwarp(gmask);
+  auto segment = [&](int p, int q, F<VEC>& acc) {
+    for (int t0 = p; t0 < q; t0 += U) {
+      F<VEC> bf[U];
+      float av[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int t = t0 + u;
+        av[u] = 0.f;
+        if (t < q) {
+          av[u] = wval[t];
+          if (col_ok) bf[u] = ldv<VEC>(a.b + static_cast<std::int64_t>(wcol[t]) * a.ldb + col);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if (t0 + u < q && col_ok) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc.v[v] += av[u] * bf[u].v[v];
+        }
+      }
+    }
+  };
+  auto zero = [] {
+    F<VEC> f;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) f.v[v] = 0.f;
+    return f;
+  };
+  if (start > s) {
+    F<VEC> acc = zero();
+    segment(0, static_cast<int>((start < e ? start : e) - s), acc);
+    if (col_ok) stv<VEC>(w.ws_head + c * a.n + col, acc);
+  }
+  std::int64_t next = r0 < r1 ? a.row_ptr[r0 + 1] : 0;
+  for (std::int64_t r = r0; r < r1; ++r) {
+    std::int64_t after = 0;
+    if constexpr (PF == 1) {
+      if (r + 1 < r1) after = a.row_ptr[r + 2];
+    }
+    F<VEC> acc = zero();
+    segment(static_cast<int>(start - s), static_cast<int>((next < e ? next : e) - s), acc);
+    if (col_ok) stv<VEC>(next <= e ? a.c + r * a.ldc + col : w.ws_tail + c * a.n + col, acc);
+    start = next;
+    if constexpr (PF == 1) {
+      next = after;
+    } else {
+      if (r + 1 < r1) next = a.row_ptr[r + 2];
+    }
   }
 }
 
@@ -379,6 +492,40 @@ void run_xgroup(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t
   }
 }
 
+template <int U, int VEC, int PF, int MINB = 4>
+void run_xwindow(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
+                 cudaStream_t s) {
+  W w;
+  w.nnz = G.nnz();
+  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  w.chunk = balanced_chunk(w.nnz, a.n, sizeof(float), chunk, kBalancedWorkspaceBudget);
+  if (w.chunk % 4 != 0) throw InvalidArgument("xw needs a chunk that is a multiple of 4");
+  w.nchunks = (w.nnz + w.chunk - 1) / w.chunk;
+  w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, "xp", s);
+  DeviceBuffer ws(2 * static_cast<std::size_t>(w.nchunks * a.n) * sizeof(float), "xp ws");
+  w.ws_head = ws.as<float>();
+  w.ws_tail = w.ws_head + w.nchunks * a.n;
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  const std::size_t smem = static_cast<std::size_t>(256 / lanes) * w.chunk * 8;
+  if (smem > 227 * 1024) throw InvalidArgument("xw: chunk too large for shared memory");
+  static bool attr = false;
+  if (!attr) {
+    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
+        xp::wgroup<U, VEC, PF, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
+    attr = true;
+  }
+  xp::wgroup<U, VEC, PF, MINB><<<grid, 256, smem, s>>>(a, w, log2_int(lanes));
+  SPINDLE_CUDA_CHECK(cudaGetLastError());
+  if (w.nchunks > 1) {
+    const std::int64_t threads = (w.nchunks - 1) * 32;
+    spmm_balanced_fixup_kernel<S, std::int32_t, float>
+        <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(a.row_ptr, w, a.n, a.c, a.ldc,
+                                                                      a.epi);
+  }
+}
+
 template <int U, int VEC, bool kPlain>
 void run_xrcs(const Args& a, cudaStream_t s) {
   const int lanes = seq_group_lanes(a.n, VEC, 0);
@@ -535,6 +682,31 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
       return u == 8 ? run_xsplit<8, 2>(a, G, plen, s, bf) : run_xsplit<4, 2>(a, G, plen, s, bf);
     }
     return u == 8 ? run_xsplit<8, 1>(a, G, plen, s, bf) : run_xsplit<4, 1>(a, G, plen, s, bf);
+  } else if (v.kind == "xw") {  // chunk staged in shared memory: xw:U:VEC:CHUNK[:PF]
+    const long long u = arg(0), vec = arg(1), pf = arg(3);
+    if (a.n % vec != 0) throw InvalidArgument("xw needs N divisible by VEC");
+    using Run =
+        void (*)(const Args&, const Graph<std::int32_t, float>&, std::int64_t, cudaStream_t);
+    struct Entry {
+      long long u, vec, pf;
+      Run run;
+    };
+    static const Entry kRuns[] = {
+        {4, 2, 0, &run_xwindow<4, 2, 0>}, {8, 2, 0, &run_xwindow<8, 2, 0>},
+        {4, 4, 0, &run_xwindow<4, 4, 0>}, {8, 4, 0, &run_xwindow<8, 4, 0>},
+        {4, 2, 1, &run_xwindow<4, 2, 1>}, {8, 2, 1, &run_xwindow<8, 2, 1>},
+        {4, 4, 1, &run_xwindow<4, 4, 1>}, {8, 4, 1, &run_xwindow<8, 4, 1>},
+    };
+    for (const Entry& r : kRuns) {
+      if (r.u == u && r.vec == vec && r.pf == pf) return r.run(a, G, arg(2), s);
+    }
+    throw InvalidArgument("xw: U must be 4 or 8, VEC 2 or 4, PF 0 or 1");
+  } else if (v.kind == "xo") {  // xw:8:2:CHUNK:0 with __launch_bounds__(256, MINB): xo:MINB:CHUNK
+    if (a.n % 2 != 0) throw InvalidArgument("xo needs even N");
+    if (arg(0) == 5) return run_xwindow<8, 2, 0, 5>(a, G, arg(1), s);
+    if (arg(0) == 6) return run_xwindow<8, 2, 0, 6>(a, G, arg(1), s);
+    if (arg(0) == 3) return run_xwindow<8, 2, 0, 3>(a, G, arg(1), s);
+    throw InvalidArgument("xo: MINB 3, 5 or 6");
   } else if (v.kind == "xh") {  // xg (U = 8 at VEC 2, 4 at VEC 4) with cache hints: MODE 3
     // streams around L1 / evict-first in L2 and streaming stores, MODE 4 the stores only
     const long long mode = arg(0), vec = arg(1);
