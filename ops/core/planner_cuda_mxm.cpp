@@ -32,11 +32,11 @@ constexpr std::int64_t kParallelReduceMaxN = 4;
 // N = 16 a pass covers half the row: on uniform graphs row_cache_seq won (2.35 vs 4.65 ms on
 // uniform 22), on skewed ones row_block still beat nnz_balanced_seq (R-MAT 22: 3.01 vs 3.30 ms;
 // R-MAT 20: 0.69 vs 0.89). Long average rows keep parallel_reduce_vec (the rule below; not
-// remeasured). Since nnz_balanced_seq's group form stages each chunk of A in shared memory
-// (session 13, H100, apps/bench/experiments/spmm_params.cu) it wins at N = 16 on the skewed
-// graphs where it runs (R-MAT 22: 2.29 ms, 1.52x cuSPARSE, against row_block's 1.25x; R-MAT 20:
-// 0.616 ms, 1.18x against 1.12x), so row_block keeps skewed N = 16 only below
-// kSpmmGroupFormMinNnz, where the balanced kernel would run its warp form.
+// remeasured). Since nnz_balanced_seq's group form stages each chunk of A in shared memory and
+// walks it entry by entry (session 13, H100, apps/bench/experiments/spmm_params.cu) it wins at
+// N = 16 on the skewed graphs where it runs (R-MAT 22: 1.63 ms, 2.13x cuSPARSE, against
+// row_block's 1.25x; R-MAT 20: 0.423 ms, 1.71x against 1.12x), so row_block keeps skewed N = 16
+// only below kSpmmGroupFormMinNnz, where the balanced kernel would run its warp form.
 constexpr std::int64_t kRowBlockMaxN = 8;
 constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // Small graphs take row_block at every width: launch-bound, one launch of short blocks beats the

@@ -301,21 +301,24 @@ __device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol
   }
 }
 
-/// The group-per-chunk form (the first version): each group of G lanes walks its own chunk row
-/// by row, owning the rows that start in it, empty ones included. Its groups diverge, which made
-/// it 6x slower than the warp form at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but
-/// with G >= 4 on large graphs it was measured 1.4-3x faster (N = 32: 3.6 vs 8.9 ms; N = 128:
-/// 6.9 vs 9.4 ms), so the launcher keeps both. grid.x: nchunks·G threads in blocks of 256;
-/// grid.y: column tiles. VEC: see balanced_group_vec; U gathers in flight per lane. K: the
-/// epilogue's kind (EpiKind); with Plain a finished row is stored as summed. The generic
-/// epilogue's code in the row loop cost 7-10% even when unused (spindle bench mxm, H100: R-MAT
-/// 20 N = 32 / 64 0.848 / 1.036 ms with it, 0.770 / 0.932 plain).
+/// The group-per-chunk form: each group of G lanes walks its own chunk, owning the rows that
+/// start in it, empty ones included. Its groups diverge, which made it 6x slower than the warp
+/// form at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs
+/// it was measured 1.4-3x faster, so the launcher keeps both. grid.x: nchunks·G threads in
+/// blocks of 256; grid.y: column tiles. VEC: see balanced_group_vec; U gathers in flight per
+/// lane. K: the epilogue's kind (EpiKind); with Plain a finished row is stored as summed (the
+/// generic epilogue's code cost 7-10% even when unused).
 ///
 /// The chunk's column ids and values go through a window of `win` entries in shared memory,
 /// filled by 16-byte loads of the whole group (all in flight together) and refilled as the walk
-/// passes its end, so a row waits only on its B gathers. Before (G entries cached per row and
-/// batch, one dependent load per row) R-MAT 22 N = 32 ran 3.10 ms; with the chunk staged once
-/// 2.56 (apps/bench/experiments/spmm_params.cu, xw against nbg, H100: NOTES.md run 11).
+/// passes its end. The walk goes entry by entry, not row by row: U gathers are issued for the
+/// next U entries of the chunk whatever rows they belong to, and a row is stored when its last
+/// entry has been added (the empty rows after it as the identity, through the epilogue), in the
+/// same batch. A row of R-MAT's many short rows no longer waits on its own column ids nor
+/// issues a batch of its own. H100, R-MAT 22 (apps/bench/experiments/spmm_params.cu, NOTES.md
+/// run 11): N = 32 3.10 ms (row walk, entries cached per row) -> 2.56 (row walk over the staged
+/// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
+/// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
 template <class S, class I, class V, class T, int VEC, EpiKind K>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
@@ -346,72 +349,99 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   int wlo = 0;
   int whi = win < len ? win : len;
   stage_window<I, V, T>(a, wcol, wval, s, whi, win, G, qlane);
-  __syncwarp(gmask);
-  // acc ⊕= A(r, k) ⊗ B(k, col..) for k in [s + p, s + q), walking the window forward.
-  auto segment = [&](int p, int q, T(&acc)[VEC]) {
-    while (p < q) {
-      if (p >= whi) {
-        __syncwarp(gmask);  // every lane is done with the old window
-        wlo = whi;
-        whi = wlo + win < len ? wlo + win : len;
-        stage_window<I, V, T>(a, wcol, wval, s + wlo, whi - wlo, win, G, qlane);
-        __syncwarp(gmask);
-      }
-      const int t1 = (q < whi ? q : whi) - wlo;
-      for (int t0 = p - wlo; t0 < t1; t0 += U) {
-        Frag<T, VEC> bf[U];
-        T av[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-          const int t = t0 + u;
-          if (t < t1) {
-            const std::int64_t j = static_cast<std::int64_t>(wcol[t]);
-            if constexpr (is_pattern_v<V>) {
-              av[u] = T(1);
-            } else {
-              av[u] = wval[t];
-            }
-            if (col_ok) bf[u] = load_frag<T, VEC>(a.b + j * a.ldb + col);
-          }
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-          if (t0 + u < t1 && col_ok) {
-#pragma unroll
-            for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], S::mul(av[u], bf[u].v[v]));
-          }
-        }
-      }
-      p = wlo + t1;
-    }
-  };
+  // Rows: cur is the row being summed (r0 - 1: the head, a row begun in an earlier chunk), rend
+  // the offset where it ends (len + 1: past the chunk). Rows r0 .. r1 - 1 start in the chunk.
   const std::int64_t r0 = static_cast<std::int64_t>(w.chunk_row[c]);
   const std::int64_t r1 = static_cast<std::int64_t>(w.chunk_row[c + 1]);
-  std::int64_t start = static_cast<std::int64_t>(a.row_ptr[r0]);  // row_ptr[rows] = nnz
+  auto offset_of = [&](std::int64_t r) {  // row_ptr[r] - s, at most len + 1
+    const std::int64_t v = static_cast<std::int64_t>(a.row_ptr[r]) - s;
+    return static_cast<int>(v > len ? len + 1 : v);
+  };
   T acc[VEC];
-  if (start > s) {
-    // Head: row r0 - 1 began in an earlier chunk and runs into this one.
 #pragma unroll
-    for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    segment(0, static_cast<int>((start < e ? start : e) - s), acc);
-    if (col_ok) store_partial_frag<T, VEC>(w.ws_head + c * a.n + col, acc);
+  for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
+  auto store_row = [&](std::int64_t r) {  // a finished row through the epilogue
+    if (!col_ok) return;
+    if constexpr (K == EpiKind::Plain) {
+      store_partial_frag<T, VEC>(a.c + out_row(w, r) * a.ldc + col, acc);
+    } else {
+      store_row_frag_as<K, T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
+    }
+  };
+  // From row cur, which starts at `from`: stores the empty rows (acc holds the identity) and
+  // stops at the first row with entries, setting rend; cur = r1 when none is left.
+  std::int64_t cur;
+  int rend = len + 1;
+  auto next_row = [&](int from) {
+    for (; cur < r1; ++cur) {
+      const int end = offset_of(cur + 1);
+      if (end > from) {
+        rend = end;
+        return;
+      }
+      store_row(cur);
+    }
+  };
+  const int start0 = offset_of(r0);
+  if (start0 > 0) {
+    cur = r0 - 1;
+    rend = start0;
+  } else {
+    cur = r0;
+    next_row(0);
   }
-  for (std::int64_t r = r0; r < r1; ++r) {
-    const std::int64_t next = static_cast<std::int64_t>(a.row_ptr[r + 1]);
+  __syncwarp(gmask);  // the window is staged
+  for (int t0 = 0; t0 < len;) {
+    if (t0 >= whi) {
+      __syncwarp(gmask);  // every lane is done with the old window
+      wlo = whi;
+      whi = wlo + win < len ? wlo + win : len;
+      stage_window<I, V, T>(a, wcol, wval, s + wlo, whi - wlo, win, G, qlane);
+      __syncwarp(gmask);
+    }
+    const int t1 = t0 + U < whi ? t0 + U : whi;  // a batch never crosses the window's end
+    Frag<T, VEC> bf[U];
+    T av[U];
 #pragma unroll
-    for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-    segment(static_cast<int>(start - s), static_cast<int>((next < e ? next : e) - s), acc);
-    if (col_ok) {
-      if constexpr (K == EpiKind::Plain) {  // only the last owned row can run past the chunk
-        store_partial_frag<T, VEC>(
-            next <= e ? a.c + out_row(w, r) * a.ldc + col : w.ws_tail + c * a.n + col, acc);
-      } else if (next <= e) {
-        store_row_frag_as<K, T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
-      } else {
-        store_partial_frag<T, VEC>(w.ws_tail + c * a.n + col, acc);
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u;
+      if (t < t1) {
+        const std::int64_t j = static_cast<std::int64_t>(wcol[t - wlo]);
+        if constexpr (is_pattern_v<V>) {
+          av[u] = T(1);
+        } else {
+          av[u] = wval[t - wlo];
+        }
+        if (col_ok) bf[u] = load_frag<T, VEC>(a.b + j * a.ldb + col);
       }
     }
-    start = next;
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u;
+      if (t < t1) {
+        if (col_ok) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc[v] = S::add(acc[v], S::mul(av[u], bf[u].v[v]));
+        }
+        if (t + 1 == rend) {  // row cur ends with this entry
+          if (cur < r0) {
+            if (col_ok) store_partial_frag<T, VEC>(w.ws_head + c * a.n + col, acc);
+          } else {
+            store_row(cur);
+          }
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
+          ++cur;
+          next_row(rend);
+        }
+      }
+    }
+    t0 = t1;
+  }
+  // A row running past the chunk leaves its partial as the tail (as the head when no row starts
+  // in the chunk); the fix-up adds it to the next chunks' heads.
+  if (cur < r1 && rend > len && col_ok) {
+    store_partial_frag<T, VEC>((cur < r0 ? w.ws_head : w.ws_tail) + c * a.n + col, acc);
   }
 }
 
@@ -502,14 +532,16 @@ int balanced_seq_vec(const SpmmArgs<I, V, T>& a) {
   return seq_vec_for(a) == kWide ? kWide : 1;
 }
 
-/// Columns per lane of the group form: 8-byte fragments up to N = 64 (G = 16 lanes at N = 32
-/// floats, a whole warp at 64), 16 bytes above, as far as B's and C's alignment allow. Measured
-/// on an H100 (apps/bench/experiments/spmm_params.cu, fp32, ms; the 16-byte form first):
-/// R-MAT 22 N = 32 3.13 -> 2.99, N = 64 4.19 -> 3.96; R-MAT 20 N = 64 0.95 -> 0.87; at N = 128
-/// and 256 16 bytes stay ahead.
+/// Columns per lane of the group form: 8-byte fragments up to N = 16 (G = 8 lanes at N = 16
+/// floats), 16 bytes above, as far as B's and C's alignment allow. With the row walk 8 bytes won
+/// up to N = 64 (R-MAT 22 N = 32: 2.99 against 3.13 ms); with the entry walk 16 bytes win from
+/// N = 32 (H100, spmm_params xy, R-MAT 22 N = 32 / 64: 1.92 / 3.40 ms against 2.24 / 4.04; R-MAT
+/// 20: 0.45 / 0.72 against 0.57 / 0.98). N = 16 keeps 8 bytes: 1.58 ms in chunks of 128; 16
+/// bytes were measured only in chunks of 256 (2.97 ms, one block per SM for want of shared
+/// memory).
 template <class I, class V, class T>
 int balanced_group_vec(const SpmmArgs<I, V, T>& a) {
-  const int want = static_cast<int>((a.n <= 64 ? 8 : 16) / sizeof(T));
+  const int want = static_cast<int>((a.n <= 16 ? 8 : 16) / sizeof(T));
   int v = seq_vec_for(a);
   while (v > want && v > 1) v /= 2;
   return v;
