@@ -21,6 +21,8 @@
 //   xw:U:VEC:CHUNK:PF  xg with the whole chunk's column ids and values staged in shared memory
 //                    once per chunk (vector loads); PF = 1 also loads row_ptr a row ahead
 //   xo:MINB:CHUNK    xw:8:2:CHUNK:0 compiled for MINB blocks per SM (3, 5 or 6)
+//   xy:U:VEC:CHUNK   an entry walk over xw's staged chunk: U gathers in flight regardless of row
+//                    ends, rows stored as their last entry is added
 //   xs:P:U:B         row_cache_seq over rows of at most P entries and pieces of at most P
 //                    entries of longer rows (partials added in order by a second kernel: a
 //                    warp per row and column slab, or with B = 1 a block of 8 warps)
@@ -298,6 +300,129 @@ __global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
   }
 }
 
+/// xy: an entry walk over the staged chunk (xw's window: the whole chunk in shared memory).
+/// Gathers are issued U entries at a time regardless of row ends; a row is stored when its last
+/// entry has been added, empty rows after it are stored as zeros, and the walk goes on in the
+/// same batch. The row ends come from row_ptr (L1), loaded when a row starts.
+template <int U, int VEC>
+__global__ void __launch_bounds__(256, 4) ewalk(Args a, W w, int g_log2) {
+  extern __shared__ __align__(16) unsigned char wsm[];
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int grp = static_cast<int>(threadIdx.x) >> g_log2;
+  const int ngrp = 256 >> g_log2;
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t c =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (c >= w.nchunks) return;
+  const int cw = static_cast<int>(w.chunk);
+  int* wcol = reinterpret_cast<int*>(wsm) + grp * cw;
+  float* wval = reinterpret_cast<float*>(wsm) + ngrp * cw + grp * cw;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  const std::int64_t s = c * w.chunk;
+  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  const int len = static_cast<int>(e - s);
+  const std::int64_t r0 = w.chunk_row[c];
+  const std::int64_t r1 = w.chunk_row[c + 1];
+  if (len == cw) {
+    const int4* gc = reinterpret_cast<const int4*>(a.col_idx + s);
+    const float4* gv = reinterpret_cast<const float4*>(a.vals + s);
+    for (int i0 = 0; i0 < cw / 4; i0 += 2 * G) {
+      int4 ci[2];
+      float4 vi[2];
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const int i = i0 + j * G + qlane;
+        if (i < cw / 4) {
+          ci[j] = __ldg(gc + i);
+          vi[j] = __ldg(gv + i);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const int i = i0 + j * G + qlane;
+        if (i < cw / 4) {
+          reinterpret_cast<int4*>(wcol)[i] = ci[j];
+          reinterpret_cast<float4*>(wval)[i] = vi[j];
+        }
+      }
+    }
+  } else {
+    for (int i = qlane; i < len; i += G) {
+      wcol[i] = __ldg(a.col_idx + s + i);
+      wval[i] = __ldg(a.vals + s + i);
+    }
+  }
+  __syncwarp(gmask);
+  // The row being summed: r = -1 is the head (a row begun in an earlier chunk), else r0 + cur.
+  // rend: offset from s where it ends (len + 1 when it runs past the chunk).
+  auto end_of = [&](std::int64_t r) {  // offset of row_ptr[r] from s, clamped to len + 1
+    const std::int64_t v = static_cast<std::int64_t>(a.row_ptr[r]) - s;
+    return static_cast<int>(v > len ? len + 1 : v);
+  };
+  F<VEC> zero;
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) zero.v[v] = 0.f;
+  std::int64_t cur;
+  int rend;
+  const int start0 = end_of(r0);
+  // Stores the empty rows from cur on; leaves cur at the first non-empty owned row (or r1).
+  auto skip_empty = [&]() {
+    while (cur < r1) {
+      rend = end_of(cur + 1);
+      if (rend > end_of(cur)) break;
+      if (col_ok) stv<VEC>(a.c + cur * a.ldc + col, zero);
+      ++cur;
+    }
+  };
+  if (start0 > 0) {
+    cur = r0 - 1;
+    rend = start0 > len ? len + 1 : start0;
+  } else {
+    cur = r0;
+    skip_empty();
+  }
+  F<VEC> acc = zero;
+  for (int t0 = 0; t0 < len; t0 += U) {
+    F<VEC> bf[U];
+    float av[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u;
+      av[u] = 0.f;
+      if (t < len) {
+        av[u] = wval[t];
+        if (col_ok) bf[u] = ldv<VEC>(a.b + static_cast<std::int64_t>(wcol[t]) * a.ldb + col);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u;
+      if (t < len) {
+        if (col_ok) {
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc.v[v] += av[u] * bf[u].v[v];
+        }
+        if (t + 1 == rend) {  // the row ends here
+          if (col_ok) {
+            stv<VEC>(cur < r0 ? w.ws_head + c * a.n + col : a.c + cur * a.ldc + col, acc);
+          }
+          acc = zero;
+          ++cur;
+          skip_empty();
+        }
+      }
+    }
+  }
+  // A row running past the chunk leaves its sum as the tail; a head covering the whole chunk
+  // (no owned row) as the head.
+  if (rend > len && col_ok) {
+    stv<VEC>(cur < r0 ? w.ws_head + c * a.n + col : w.ws_tail + c * a.n + col, acc);
+  }
+}
+
 /// row_cache_seq with the gathers in flight and the fragment width as parameters.
 template <int U, int VEC, bool kPlain>
 __global__ void __launch_bounds__(256) rcs(Args a, int g_log2) {
@@ -526,6 +651,40 @@ void run_xwindow(const Args& a, const Graph<std::int32_t, float>& G, std::int64_
   }
 }
 
+template <int U, int VEC>
+void run_xewalk(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
+                cudaStream_t s) {
+  W w;
+  w.nnz = G.nnz();
+  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  w.chunk = balanced_chunk(w.nnz, a.n, sizeof(float), chunk, kBalancedWorkspaceBudget);
+  if (w.chunk % 4 != 0) throw InvalidArgument("xy needs a chunk that is a multiple of 4");
+  w.nchunks = (w.nnz + w.chunk - 1) / w.chunk;
+  w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, "xp", s);
+  DeviceBuffer ws(2 * static_cast<std::size_t>(w.nchunks * a.n) * sizeof(float), "xp ws");
+  w.ws_head = ws.as<float>();
+  w.ws_tail = w.ws_head + w.nchunks * a.n;
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
+                  static_cast<unsigned>((a.n + width - 1) / width));
+  const std::size_t smem = static_cast<std::size_t>(256 / lanes) * w.chunk * 8;
+  if (smem > 227 * 1024) throw InvalidArgument("xy: chunk too large for shared memory");
+  static bool attr = false;
+  if (!attr) {
+    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
+        xp::ewalk<U, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
+    attr = true;
+  }
+  xp::ewalk<U, VEC><<<grid, 256, smem, s>>>(a, w, log2_int(lanes));
+  SPINDLE_CUDA_CHECK(cudaGetLastError());
+  if (w.nchunks > 1) {
+    const std::int64_t threads = (w.nchunks - 1) * 32;
+    spmm_balanced_fixup_kernel<S, std::int32_t, float>
+        <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(a.row_ptr, w, a.n, a.c, a.ldc,
+                                                                      a.epi);
+  }
+}
+
 template <int U, int VEC, bool kPlain>
 void run_xrcs(const Args& a, cudaStream_t s) {
   const int lanes = seq_group_lanes(a.n, VEC, 0);
@@ -707,6 +866,14 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
     if (arg(0) == 6) return run_xwindow<8, 2, 0, 6>(a, G, arg(1), s);
     if (arg(0) == 3) return run_xwindow<8, 2, 0, 3>(a, G, arg(1), s);
     throw InvalidArgument("xo: MINB 3, 5 or 6");
+  } else if (v.kind == "xy") {  // entry walk over the staged chunk: xy:U:VEC:CHUNK
+    const long long u = arg(0), vec = arg(1);
+    if (a.n % vec != 0) throw InvalidArgument("xy needs N divisible by VEC");
+    if (u == 8 && vec == 2) return run_xewalk<8, 2>(a, G, arg(2), s);
+    if (u == 4 && vec == 2) return run_xewalk<4, 2>(a, G, arg(2), s);
+    if (u == 4 && vec == 4) return run_xewalk<4, 4>(a, G, arg(2), s);
+    if (u == 16 && vec == 2) return run_xewalk<16, 2>(a, G, arg(2), s);
+    throw InvalidArgument("xy: U:VEC 8:2, 4:2, 16:2 or 4:4");
   } else if (v.kind == "xh") {  // xg (U = 8 at VEC 2, 4 at VEC 4) with cache hints: MODE 3
     // streams around L1 / evict-first in L2 and streaming stores, MODE 4 the stores only
     const long long mode = arg(0), vec = arg(1);
