@@ -35,6 +35,7 @@
 //     spmm_params
 // Run: ./spmm_params --graphs rmat20,as20graph.txt --n 32,64 --variants nbg:256:0,xg:8:1:256
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -190,34 +191,11 @@ __global__ void __launch_bounds__(256, MINB) group(Args a, W w, int g_log2) {
   }
 }
 
-/// xw: the group form with the whole chunk's column ids and values staged in shared memory
-/// once (vector loads, every load of the chunk in flight together) instead of G entries per
-/// row batch: a row then waits only on its B gathers. PF = 1 also loads row_ptr one row ahead.
-template <int U, int VEC, int PF, int MINB = 4>
-__global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
-  extern __shared__ __align__(16) unsigned char wsm[];
-  const int G = 1 << g_log2;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int qlane = lane & (G - 1);
-  const int grp = static_cast<int>(threadIdx.x) >> g_log2;
-  const int ngrp = 256 >> g_log2;
-  const unsigned gmask = group_mask(lane, G);
-  const std::int64_t c =
-      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
-  if (c >= w.nchunks) return;
-  const int cw = static_cast<int>(w.chunk);
-  int* wcol = reinterpret_cast<int*>(wsm) + grp * cw;
-  float* wval = reinterpret_cast<float*>(wsm) + ngrp * cw + grp * cw;
-  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
-  const bool col_ok = col < a.n;
-  const std::int64_t s = c * w.chunk;
-  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
-  const int len = static_cast<int>(e - s);
-  const std::int64_t r0 = w.chunk_row[c];
-  const std::int64_t r1 = w.chunk_row[c + 1];
-  std::int64_t start = a.row_ptr[r0];
-  // Stage [s, e): int4 / float4 loads where the chunk is whole (s is a multiple of the chunk,
-  // a multiple of 4, so the addresses are 16-byte aligned), scalar loads for the last chunk.
+/// Stages [s, s + len) of A's column ids and values into a group's window (xw, xy): int4 /
+/// float4 loads where the chunk is whole (s is a multiple of the chunk, a multiple of 4, so the
+/// addresses are 16-byte aligned), two per lane in flight; scalar loads for the last chunk.
+__device__ __forceinline__ void stage_chunk(const Args& a, int* wcol, float* wval, std::int64_t s,
+                                            int len, int cw, int G, int qlane) {
   if (len == cw) {
     const int4* gc = reinterpret_cast<const int4*>(a.col_idx + s);
     const float4* gv = reinterpret_cast<const float4*>(a.vals + s);
@@ -248,6 +226,35 @@ __global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
       wval[i] = __ldg(a.vals + s + i);
     }
   }
+}
+
+/// xw: the group form with the whole chunk's column ids and values staged in shared memory
+/// once (vector loads, every load of the chunk in flight together) instead of G entries per
+/// row batch: a row then waits only on its B gathers. PF = 1 also loads row_ptr one row ahead.
+template <int U, int VEC, int PF, int MINB = 4>
+__global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
+  extern __shared__ __align__(16) unsigned char wsm[];
+  const int G = 1 << g_log2;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int qlane = lane & (G - 1);
+  const int grp = static_cast<int>(threadIdx.x) >> g_log2;
+  const int ngrp = 256 >> g_log2;
+  const unsigned gmask = group_mask(lane, G);
+  const std::int64_t c =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  if (c >= w.nchunks) return;
+  const int cw = static_cast<int>(w.chunk);
+  int* wcol = reinterpret_cast<int*>(wsm) + grp * cw;
+  float* wval = reinterpret_cast<float*>(wsm) + ngrp * cw + grp * cw;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * (G * VEC) + qlane * VEC;
+  const bool col_ok = col < a.n;
+  const std::int64_t s = c * w.chunk;
+  const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
+  const int len = static_cast<int>(e - s);
+  const std::int64_t r0 = w.chunk_row[c];
+  const std::int64_t r1 = w.chunk_row[c + 1];
+  std::int64_t start = a.row_ptr[r0];
+  stage_chunk(a, wcol, wval, s, len, cw, G, qlane);
   __syncwarp(gmask);
   auto segment = [&](int p, int q, F<VEC>& acc) {
     for (int t0 = p; t0 < q; t0 += U) {
@@ -326,35 +333,7 @@ __global__ void __launch_bounds__(256, 4) ewalk(Args a, W w, int g_log2) {
   const int len = static_cast<int>(e - s);
   const std::int64_t r0 = w.chunk_row[c];
   const std::int64_t r1 = w.chunk_row[c + 1];
-  if (len == cw) {
-    const int4* gc = reinterpret_cast<const int4*>(a.col_idx + s);
-    const float4* gv = reinterpret_cast<const float4*>(a.vals + s);
-    for (int i0 = 0; i0 < cw / 4; i0 += 2 * G) {
-      int4 ci[2];
-      float4 vi[2];
-#pragma unroll
-      for (int j = 0; j < 2; ++j) {
-        const int i = i0 + j * G + qlane;
-        if (i < cw / 4) {
-          ci[j] = __ldg(gc + i);
-          vi[j] = __ldg(gv + i);
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < 2; ++j) {
-        const int i = i0 + j * G + qlane;
-        if (i < cw / 4) {
-          reinterpret_cast<int4*>(wcol)[i] = ci[j];
-          reinterpret_cast<float4*>(wval)[i] = vi[j];
-        }
-      }
-    }
-  } else {
-    for (int i = qlane; i < len; i += G) {
-      wcol[i] = __ldg(a.col_idx + s + i);
-      wval[i] = __ldg(a.vals + s + i);
-    }
-  }
+  stage_chunk(a, wcol, wval, s, len, cw, G, qlane);
   __syncwarp(gmask);
   // The row being summed: r = -1 is the head (a row begun in an earlier chunk), else r0 + cur.
   // rend: offset from s where it ends (len + 1 when it runs past the chunk).
@@ -617,31 +596,31 @@ void run_xgroup(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t
   }
 }
 
-template <int U, int VEC, int PF, int MINB = 4>
-void run_xwindow(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
-                 cudaStream_t s) {
+/// Runs a staged-chunk kernel (xw, xy: whole chunks in dynamic shared memory, VEC columns per
+/// lane) and the library's fix-up.
+void run_staged(void (*kernel)(Args, W, int), int vec, const Args& a,
+                const Graph<std::int32_t, float>& G, std::int64_t chunk, cudaStream_t s) {
   W w;
   w.nnz = G.nnz();
-  const int lanes = seq_group_lanes(a.n, VEC, 0);
+  const int lanes = seq_group_lanes(a.n, vec, 0);
   w.chunk = balanced_chunk(w.nnz, a.n, sizeof(float), chunk, kBalancedWorkspaceBudget);
-  if (w.chunk % 4 != 0) throw InvalidArgument("xw needs a chunk that is a multiple of 4");
+  if (w.chunk % 4 != 0) throw InvalidArgument("staged chunks must be a multiple of 4 entries");
   w.nchunks = (w.nnz + w.chunk - 1) / w.chunk;
   w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, "xp", s);
   DeviceBuffer ws(2 * static_cast<std::size_t>(w.nchunks * a.n) * sizeof(float), "xp ws");
   w.ws_head = ws.as<float>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
-  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
+  const std::int64_t width = static_cast<std::int64_t>(lanes) * vec;
   const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
                   static_cast<unsigned>((a.n + width - 1) / width));
   const std::size_t smem = static_cast<std::size_t>(256 / lanes) * w.chunk * 8;
-  if (smem > 227 * 1024) throw InvalidArgument("xw: chunk too large for shared memory");
-  static bool attr = false;
-  if (!attr) {
-    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
-        xp::wgroup<U, VEC, PF, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
-    attr = true;
+  if (smem > 227 * 1024) throw InvalidArgument("staged chunk too large for shared memory");
+  static std::set<const void*> raised;  // kernels allowed 227 KB of dynamic shared memory
+  if (raised.insert(reinterpret_cast<const void*>(kernel)).second) {
+    SPINDLE_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
   }
-  xp::wgroup<U, VEC, PF, MINB><<<grid, 256, smem, s>>>(a, w, log2_int(lanes));
+  kernel<<<grid, 256, smem, s>>>(a, w, log2_int(lanes));
   SPINDLE_CUDA_CHECK(cudaGetLastError());
   if (w.nchunks > 1) {
     const std::int64_t threads = (w.nchunks - 1) * 32;
@@ -651,38 +630,16 @@ void run_xwindow(const Args& a, const Graph<std::int32_t, float>& G, std::int64_
   }
 }
 
+template <int U, int VEC, int PF, int MINB = 4>
+void run_xwindow(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
+                 cudaStream_t s) {
+  run_staged(&xp::wgroup<U, VEC, PF, MINB>, VEC, a, G, chunk, s);
+}
+
 template <int U, int VEC>
 void run_xewalk(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
                 cudaStream_t s) {
-  W w;
-  w.nnz = G.nnz();
-  const int lanes = seq_group_lanes(a.n, VEC, 0);
-  w.chunk = balanced_chunk(w.nnz, a.n, sizeof(float), chunk, kBalancedWorkspaceBudget);
-  if (w.chunk % 4 != 0) throw InvalidArgument("xy needs a chunk that is a multiple of 4");
-  w.nchunks = (w.nnz + w.chunk - 1) / w.chunk;
-  w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, "xp", s);
-  DeviceBuffer ws(2 * static_cast<std::size_t>(w.nchunks * a.n) * sizeof(float), "xp ws");
-  w.ws_head = ws.as<float>();
-  w.ws_tail = w.ws_head + w.nchunks * a.n;
-  const std::int64_t width = static_cast<std::int64_t>(lanes) * VEC;
-  const dim3 grid(static_cast<unsigned>((w.nchunks * lanes + 255) / 256),
-                  static_cast<unsigned>((a.n + width - 1) / width));
-  const std::size_t smem = static_cast<std::size_t>(256 / lanes) * w.chunk * 8;
-  if (smem > 227 * 1024) throw InvalidArgument("xy: chunk too large for shared memory");
-  static bool attr = false;
-  if (!attr) {
-    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
-        xp::ewalk<U, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
-    attr = true;
-  }
-  xp::ewalk<U, VEC><<<grid, 256, smem, s>>>(a, w, log2_int(lanes));
-  SPINDLE_CUDA_CHECK(cudaGetLastError());
-  if (w.nchunks > 1) {
-    const std::int64_t threads = (w.nchunks - 1) * 32;
-    spmm_balanced_fixup_kernel<S, std::int32_t, float>
-        <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(a.row_ptr, w, a.n, a.c, a.ldc,
-                                                                      a.epi);
-  }
+  run_staged(&xp::ewalk<U, VEC>, VEC, a, G, chunk, s);
 }
 
 template <int U, int VEC, bool kPlain>
