@@ -509,19 +509,18 @@ inline std::int64_t balanced_chunk(std::int64_t nnz, std::int64_t n, std::size_t
   return w;
 }
 
-/// Below this many entries the warp-per-chunk form is used at every width (on graphs of 26K-84K
-/// entries it beat the group form 2-10x at every N measured, since small graphs need its small
-/// chunks to fill the GPU; from 16M entries on the group form won for G >= 4).
-constexpr std::int64_t kGroupFormMinNnz = kSpmmGroupFormMinNnz;  // spmm_limits.hpp
-
 /// Which form of nnz_balanced_seq runs: chosen by size, or forced (tests, tuning).
 enum class BalancedForm : std::uint8_t { BySize, Group, Warp };
 
-/// True when a call runs the group-per-chunk form (see spmm_nnz_balanced_group_kernel).
+/// True when a call runs the group-per-chunk form (see spmm_nnz_balanced_group_kernel). Below
+/// kSpmmGroupFormMinNnz entries (spmm_limits.hpp, which the planner reads too) the warp-per-chunk
+/// form is used at every width: on graphs of 26K-84K entries it beat the group form 2-10x at
+/// every N measured, since small graphs need its small chunks to fill the GPU; from 16M entries
+/// on the group form won for G >= 4.
 inline bool balanced_uses_group_form(std::int64_t nnz, int G,
                                      BalancedForm form = BalancedForm::BySize) {
   if (form != BalancedForm::BySize) return form == BalancedForm::Group;
-  return G >= 4 && nnz >= kGroupFormMinNnz;
+  return G >= 4 && nnz >= kSpmmGroupFormMinNnz;
 }
 
 /// Columns per lane of the warp form, and of the lane count that picks the form: 16 bytes when
