@@ -23,6 +23,9 @@
 //   xo:MINB:CHUNK    xw:8:2:CHUNK:0 compiled for MINB blocks per SM (3, 5 or 6)
 //   xy:U:VEC:CHUNK   an entry walk over xw's staged chunk: U gathers in flight regardless of row
 //                    ends, rows stored as their last entry is added
+//   xz:VEC:CHUNK:HMODE:HOT  xy (U = 8 at VEC 2, 4 at VEC 4) with B gathers under L2 eviction
+//                    policies by column: the HOT columns of largest in-degree evict_last and the
+//                    rest evict_first (HMODE 0), hot evict_last only (1), cold evict_first only (2)
 //   xs:P:U:B         row_cache_seq over rows of at most P entries and pieces of at most P
 //                    entries of longer rows (partials added in order by a second kernel: a
 //                    warp per row and column slab, or with B = 1 a block of 8 warps)
@@ -34,7 +37,9 @@
 //     apps/bench/experiments/spmm_params.cu build/wt/libspindle.a -lcusparse -lcublas -o
 //     spmm_params
 // Run: ./spmm_params --graphs rmat20,as20graph.txt --n 32,64 --variants nbg:256:0,xg:8:1:256
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -307,11 +312,50 @@ __global__ void __launch_bounds__(256, MINB) wgroup(Args a, W w, int g_log2) {
   }
 }
 
+/// A B fragment load with an L2 eviction policy (xz): evict_last when kLast, else evict_first.
+template <int VEC, bool kLast>
+__device__ __forceinline__ F<VEC> ldv_pol(const float* p) {
+  unsigned long long pol = kLast ? l2_policy_evict_last() : l2_policy_evict_first();
+  F<VEC> f;
+  if constexpr (VEC == 4) {
+    asm("ld.global.nc.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
+        : "=f"(f.v[0]), "=f"(f.v[1]), "=f"(f.v[2]), "=f"(f.v[3])
+        : "l"(p), "l"(pol));
+  } else if constexpr (VEC == 2) {
+    asm("ld.global.nc.L2::cache_hint.v2.f32 {%0,%1}, [%2], %3;"
+        : "=f"(f.v[0]), "=f"(f.v[1])
+        : "l"(p), "l"(pol));
+  } else {
+    asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(f.v[0]) : "l"(p), "l"(pol));
+  }
+  return f;
+}
+
+/// The gather of B's row for a staged column id. HMODE < 0: plain. Else the id carries bit 31 for
+/// the hottest columns (by in-degree; xz) and the load takes a policy by it: HMODE 0 hot
+/// evict_last / cold evict_first, 1 hot evict_last / cold plain, 2 hot plain / cold evict_first.
+template <int VEC, int HMODE>
+__device__ __forceinline__ F<VEC> gather_b(const float* b, int jc, std::int64_t ldb,
+                                           std::int64_t col) {
+  if constexpr (HMODE < 0) {
+    return ldv<VEC>(b + static_cast<std::int64_t>(jc) * ldb + col);
+  } else {
+    const bool hot = jc < 0;
+    const float* p = b + static_cast<std::int64_t>(jc & 0x7fffffff) * ldb + col;
+    if (hot) {
+      if constexpr (HMODE == 2) return ldv<VEC>(p);
+      return ldv_pol<VEC, true>(p);
+    }
+    if constexpr (HMODE == 1) return ldv<VEC>(p);
+    return ldv_pol<VEC, false>(p);
+  }
+}
+
 /// xy: an entry walk over the staged chunk (xw's window: the whole chunk in shared memory).
 /// Gathers are issued U entries at a time regardless of row ends; a row is stored when its last
 /// entry has been added, empty rows after it are stored as zeros, and the walk goes on in the
 /// same batch. The row ends come from row_ptr (L1), loaded when a row starts.
-template <int U, int VEC>
+template <int U, int VEC, int HMODE = -1>
 __global__ void __launch_bounds__(256, 4) ewalk(Args a, W w, int g_log2) {
   extern __shared__ __align__(16) unsigned char wsm[];
   const int G = 1 << g_log2;
@@ -373,7 +417,7 @@ __global__ void __launch_bounds__(256, 4) ewalk(Args a, W w, int g_log2) {
       av[u] = 0.f;
       if (t < len) {
         av[u] = wval[t];
-        if (col_ok) bf[u] = ldv<VEC>(a.b + static_cast<std::int64_t>(wcol[t]) * a.ldb + col);
+        if (col_ok) bf[u] = gather_b<VEC, HMODE>(a.b, wcol[t], a.ldb, col);
       }
     }
 #pragma unroll
@@ -642,6 +686,48 @@ void run_xewalk(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t
   run_staged(&xp::ewalk<U, VEC>, VEC, a, G, chunk, s);
 }
 
+/// xz: A's column ids with bit 31 set on the `hot` columns of largest in-degree (cached per graph
+/// and hot count), for ewalk's hinted gathers.
+const std::int32_t* hot_flagged_cols(const Graph<std::int32_t, float>& G, std::int64_t hot) {
+  static std::map<std::pair<const void*, std::int64_t>, DeviceBuffer> cache;
+  const auto key = std::make_pair(static_cast<const void*>(G.col_idx().data()), hot);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    const auto& ci = G.col_idx();
+    std::vector<std::int64_t> deg(static_cast<std::size_t>(G.cols()), 0);
+    for (const std::int32_t j : ci) ++deg[static_cast<std::size_t>(j)];
+    std::vector<std::int32_t> order(deg.size());
+    for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<std::int32_t>(j);
+    const std::int64_t h = std::min<std::int64_t>(hot, G.cols());
+    std::partial_sort(order.begin(), order.begin() + h, order.end(),
+                      [&](std::int32_t x, std::int32_t y) { return deg[x] > deg[y]; });
+    std::vector<char> is_hot(deg.size(), 0);
+    std::int64_t covered = 0;
+    for (std::int64_t q = 0; q < h; ++q) {
+      is_hot[order[q]] = 1;
+      covered += deg[order[q]];
+    }
+    std::vector<std::int32_t> flagged(ci.size());
+    for (std::size_t k = 0; k < ci.size(); ++k) {
+      flagged[k] = is_hot[ci[k]] ? static_cast<std::int32_t>(ci[k] | 0x80000000u) : ci[k];
+    }
+    std::fprintf(stderr, "[xz: %lld hot columns hold %.1f%% of the entries]\n",
+                 static_cast<long long>(h), 100.0 * covered / std::max<std::size_t>(ci.size(), 1));
+    DeviceBuffer buf(flagged.size() * sizeof(std::int32_t), "xz cols");
+    SPINDLE_CUDA_CHECK(cudaMemcpy(buf.get(), flagged.data(), buf.bytes(), cudaMemcpyHostToDevice));
+    it = cache.emplace(key, std::move(buf)).first;
+  }
+  return it->second.as<std::int32_t>();
+}
+
+template <int U, int VEC, int HMODE>
+void run_xhot(const Args& a, const Graph<std::int32_t, float>& G, std::int64_t chunk,
+              std::int64_t hot, cudaStream_t s) {
+  Args h = a;
+  h.col_idx = hot_flagged_cols(G, hot);
+  run_staged(&xp::ewalk<U, VEC, HMODE>, VEC, h, G, chunk, s);
+}
+
 template <int U, int VEC, bool kPlain>
 void run_xrcs(const Args& a, cudaStream_t s) {
   const int lanes = seq_group_lanes(a.n, VEC, 0);
@@ -831,6 +917,16 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
     if (u == 4 && vec == 4) return run_xewalk<4, 4>(a, G, arg(2), s);
     if (u == 16 && vec == 2) return run_xewalk<16, 2>(a, G, arg(2), s);
     throw InvalidArgument("xy: U:VEC 8:2, 4:2, 16:2 or 4:4");
+  } else if (v.kind == "xz") {  // xy with hinted gathers: xz:VEC:CHUNK:HMODE:HOT (U 8 / 4)
+    const long long vec = arg(0), mode = arg(2);
+    if (a.n % vec != 0) throw InvalidArgument("xz needs N divisible by VEC");
+    if (vec == 2 && mode == 0) return run_xhot<8, 2, 0>(a, G, arg(1), arg(3), s);
+    if (vec == 2 && mode == 1) return run_xhot<8, 2, 1>(a, G, arg(1), arg(3), s);
+    if (vec == 2 && mode == 2) return run_xhot<8, 2, 2>(a, G, arg(1), arg(3), s);
+    if (vec == 4 && mode == 0) return run_xhot<4, 4, 0>(a, G, arg(1), arg(3), s);
+    if (vec == 4 && mode == 1) return run_xhot<4, 4, 1>(a, G, arg(1), arg(3), s);
+    if (vec == 4 && mode == 2) return run_xhot<4, 4, 2>(a, G, arg(1), arg(3), s);
+    throw InvalidArgument("xz: VEC 2 or 4, HMODE 0, 1 or 2");
   } else if (v.kind == "xh") {  // xg (U = 8 at VEC 2, 4 at VEC 4) with cache hints: MODE 3
     // streams around L1 / evict-first in L2 and streaming stores, MODE 4 the stores only
     const long long mode = arg(0), vec = arg(1);
