@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU builds: the CUDA backend's fused-epilogue SpMM (ops/cuda/mxm/mxm_fused.hpp) exists so call
 // sites need no #ifdef, and says clearly that this build cannot run it.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
@@ -22,6 +24,18 @@ void mxm_fused(const Plan&, DenseMatrix<typename S::value_type>&, Accum, const G
                                    const Vector<S::value_type>*, Unary<S::value_type>, bool, \
                                    bool);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_FUSED_STUB_)
+
+void debug_spmm_gather_hints(std::int64_t) noexcept {}
+std::int64_t spmm_gather_hints_override() noexcept { return 0; }
+
+template <class I>
+std::vector<int> debug_spmm_hot_classes(const std::vector<I>&, std::int64_t, std::int64_t) {
+  throw Unsupported("spindle was built without CUDA: the SpMM hot columns are built on a GPU");
+}
+template std::vector<int> debug_spmm_hot_classes<std::int32_t>(const std::vector<std::int32_t>&,
+                                                               std::int64_t, std::int64_t);
+template std::vector<int> debug_spmm_hot_classes<std::int64_t>(const std::vector<std::int64_t>&,
+                                                               std::int64_t, std::int64_t);
 
 }  // namespace spindle::detail::cuda
 

@@ -4,8 +4,10 @@
 // it. Skipped without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -333,6 +335,77 @@ TEST(MxmCuda, TransposedOperandsMatchOracle) {
                                                                     o);
     }
   }
+}
+
+/// Sets the group form's hint override for one test and restores the rule after it.
+struct GatherHints {
+  explicit GatherHints(std::int64_t budget) { detail::cuda::debug_spmm_gather_hints(budget); }
+  ~GatherHints() { detail::cuda::debug_spmm_gather_hints(0); }
+  GatherHints(const GatherHints&) = delete;
+  GatherHints& operator=(const GatherHints&) = delete;
+};
+
+// The group form's L2 hints (ops/cuda/mxm/hot_columns.hpp) on graphs where they would not apply
+// by rule: hot sets of 4 KB, i.e. 8 / 16 / 32 hot columns for 512 / 256 / 128-byte rows, so most
+// gathers here are cold (evict-first loads of flagged column ids). No result may change.
+TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const GatherHints hints(4096);
+  ASSERT_EQ(detail::cuda::spmm_gather_hints_override(), 4096);
+  const std::vector<KernelCase> cases = {
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "group form, hints"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "group form chunk 9, hints"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 36, 0), 1), "group form chunk 36, hints"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 1024, 0), 1), "group form chunk 1024, hints"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 8), 1), "group form tile 8, hints"},
+  };
+  std::uint64_t seed = 900;
+  for (const Shape sh : {Shape::PowerLaw, Shape::DenseRow5000, Shape::LongRows, Shape::Uniform,
+                         Shape::MostlyEmpty}) {
+    SCOPED_TRACE("shape " + std::to_string(static_cast<int>(sh)));
+    const Csr m = make_shape(sh, seed++);
+    for (const std::int64_t n : {1, 8, 16, 32, 33, 64, 100, 128, 256}) {
+      check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
+    }
+    check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 64, cases, seed++);
+    check_cases<semiring::plus_times<float>, std::int64_t, Pattern>(m, 128, cases, seed++);
+    check_cases<semiring::max_plus<double>, std::int32_t, Pattern>(m, 100, cases, seed++);
+    check_cases<semiring::min_plus<float>, std::int64_t, float>(m, 32, cases, seed++);
+    Options bias_relu;
+    bias_relu.bias = true;
+    bias_relu.act = UnaryOp::Relu;
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 128, cases, seed++, bias_relu);
+  }
+}
+
+// The hotness classes behind the hints: column j < 100 has in-degree 100 - j, columns 100..199
+// none. A 4 KB budget makes the 8 / 16 / 32 columns of largest in-degree class 3 / 2+ / 1+; a
+// budget whose smallest hot set exceeds the columns makes every column class 3.
+template <class I>
+void check_hot_classes() {
+  std::vector<I> col;
+  for (int j = 0; j < 100; ++j) {
+    for (int r = 0; r < 100 - j; ++r) col.push_back(static_cast<I>(j));
+  }
+  std::mt19937_64 rng(17);
+  std::shuffle(col.begin(), col.end(), rng);
+  const std::vector<int> cls = detail::cuda::debug_spmm_hot_classes<I>(col, 200, 4096);
+  ASSERT_EQ(cls.size(), col.size());
+  for (std::size_t k = 0; k < col.size(); ++k) {
+    const auto j = static_cast<int>(col[k]);
+    const int want = j < 8 ? 3 : (j < 16 ? 2 : (j < 32 ? 1 : 0));
+    ASSERT_EQ(cls[k], want) << "entry " << k << ", column " << j;
+  }
+  for (const int c : detail::cuda::debug_spmm_hot_classes<I>(col, 200, std::int64_t{1} << 20)) {
+    ASSERT_EQ(c, 3);
+  }
+  EXPECT_TRUE(detail::cuda::debug_spmm_hot_classes<I>({}, 200, 4096).empty());
+}
+
+TEST(MxmCuda, HotColumnClassesFollowInDegree) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  check_hot_classes<std::int32_t>();
+  check_hot_classes<std::int64_t>();
 }
 
 TEST(MxmCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {

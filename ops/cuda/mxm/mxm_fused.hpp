@@ -6,6 +6,7 @@
 /// CPU builds get a stub (ops/cuda_stub/mxm_fused_stub.cpp) that throws Unsupported.
 
 #include <cstdint>
+#include <vector>
 
 #include "spindle/cuda/tune.hpp"  // tune_mxm / tune_sddmm, defined with the entries
 #include "spindle/dense.hpp"
@@ -22,5 +23,19 @@ void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum a
                const Graph<I, V>& A, const DenseMatrix<typename S::value_type>& B,
                const Vector<typename S::value_type>* bias, Unary<typename S::value_type> act,
                bool transpose_a, bool transpose_b);
+
+/// Test hook for the group form's L2 hints (ops/cuda/mxm/hot_columns.hpp): with budget > 0 they
+/// apply on every graph (not only where a pass's slab of B outgrows L2), with hot sets sized
+/// for `budget` bytes, so that small test graphs have cold columns. 0 restores the rule. No-op
+/// in CPU builds.
+void debug_spmm_gather_hints(std::int64_t budget) noexcept;
+std::int64_t spmm_gather_hints_override() noexcept;
+
+/// Test hook: the hotness class (0..3) the hints give each entry of `col_idx` (column ids of a
+/// graph with `cols` columns) for `budget`, built on the device as for a graph. I: int32_t or
+/// int64_t. CPU builds throw Unsupported.
+template <class I>
+std::vector<int> debug_spmm_hot_classes(const std::vector<I>& col_idx, std::int64_t cols,
+                                        std::int64_t budget);
 
 }  // namespace spindle::detail::cuda

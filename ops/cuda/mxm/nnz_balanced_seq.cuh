@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "ops/core/spmm_limits.hpp"
+#include "ops/cuda/mxm/hot_columns.hpp"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 
 namespace spindle::detail::cuda {
@@ -45,6 +46,9 @@ struct BalancedArgs {
   /// kernel as a separate CSR whose rows map into C.
   const I* __restrict__ row_map = nullptr;
   const I* __restrict__ row_idx = nullptr;  ///< COO row of every entry (coo_rows.cuh)
+  /// Group form: > 0 when a.col_idx is the graph's flagged copy (hot_columns.hpp); B rows of
+  /// columns of a lower class are loaded evict-first in L2.
+  int hot_need = 0;
 };
 
 /// chunk_row[c] = first row r with row_ptr[r] >= c·W (rows if none) for c < nchunks, and
@@ -319,6 +323,9 @@ __device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol
 /// run 11): N = 32 3.10 ms (row walk, entries cached per row) -> 2.56 (row walk over the staged
 /// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
 /// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
+///
+/// With w.hot_need > 0 the window holds flagged column ids (hot_columns.hpp) and the B rows of
+/// cold columns are loaded evict-first in L2, so that they do not push hot rows out.
 template <class S, class I, class V, class T, int VEC, EpiKind K>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
@@ -406,13 +413,22 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     for (int u = 0; u < U; ++u) {
       const int t = t0 + u;
       if (t < t1) {
-        const std::int64_t j = static_cast<std::int64_t>(wcol[t - wlo]);
+        I jc = wcol[t - wlo];
+        bool cold = false;
+        if (w.hot_need > 0) {  // the same for the whole launch
+          cold = spmm_hot_class(jc) < w.hot_need;
+          jc = spmm_hot_strip(jc);
+        }
+        const std::int64_t j = static_cast<std::int64_t>(jc);
         if constexpr (is_pattern_v<V>) {
           av[u] = T(1);
         } else {
           av[u] = wval[t - wlo];
         }
-        if (col_ok) bf[u] = load_frag<T, VEC>(a.b + j * a.ldb + col);
+        if (col_ok) {
+          const T* p = a.b + j * a.ldb + col;
+          bf[u] = cold ? load_frag_evict_first<T, VEC>(p) : load_frag<T, VEC>(p);
+        }
       }
     }
 #pragma unroll

@@ -180,6 +180,43 @@ __device__ __forceinline__ Frag<T, VEC> load_frag(const T* p) {
   return f;
 }
 
+/// load_frag with an evict-first L2 policy (sm_80+; load_frag before, and for other types): for
+/// gathers of B rows that are unlikely to be read again before they leave L2 (hot_columns.hpp).
+template <class T, int VEC>
+__device__ __forceinline__ Frag<T, VEC> load_frag_evict_first(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr bool kF = std::is_same_v<T, float> && (VEC == 1 || VEC == 2 || VEC == 4);
+  constexpr bool kD = std::is_same_v<T, double> && (VEC == 1 || VEC == 2 || VEC == 4);
+  if constexpr (kF || kD) {
+    unsigned long long pol;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    Frag<T, VEC> f;
+    if constexpr (kF && VEC == 4) {
+      asm("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+          : "=f"(f.v[0]), "=f"(f.v[1]), "=f"(f.v[2]), "=f"(f.v[3])
+          : "l"(p), "l"(pol));
+    } else if constexpr (kF && VEC == 2) {
+      asm("ld.global.nc.L2::cache_hint.v2.f32 {%0, %1}, [%2], %3;"
+          : "=f"(f.v[0]), "=f"(f.v[1])
+          : "l"(p), "l"(pol));
+    } else if constexpr (kF) {
+      asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(f.v[0]) : "l"(p), "l"(pol));
+    } else if constexpr (VEC == 1) {
+      asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(f.v[0]) : "l"(p), "l"(pol));
+    } else {
+#pragma unroll
+      for (int h = 0; h < VEC / 2; ++h) {
+        asm("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;"
+            : "=d"(f.v[2 * h]), "=d"(f.v[2 * h + 1])
+            : "l"(p + 2 * h), "l"(pol));
+      }
+    }
+    return f;
+  }
+#endif
+  return load_frag<T, VEC>(p);
+}
+
 /// The widest vector (in elements, ≤ 16 bytes) usable for rows of `ld` elements starting at `p`.
 template <class T>
 inline int max_vec_for(const T* p, std::int64_t ld) {
