@@ -6,6 +6,8 @@
 //   nbg:CHUNK:TILE   the library's nnz_balanced_seq, group form, CHUNK entries per chunk, TILE
 //                    columns per pass (0: all)
 //   nbw:CHUNK:TILE   the same, warp form
+//   nbh:BUDGET       nbg:0:0 with the L2 hints forced on for hot sets of BUDGET bytes
+//                    (hot_columns.hpp); 2^40 makes every column hot: the hint code, no hint
 //   rcs:TILE         row_cache_seq
 //   rb:ROWS          row_block, rows longer than ROWS entries in blocks of their own (0: rule)
 //   xg:U:VEC:CHUNK   a copy of the group form (plus_times, no epilogue) with U gathers in flight
@@ -806,7 +808,20 @@ void run_variant(const Variant& v, const Args& a, const Graph<std::int32_t, floa
   p.op = OpKind::Mxm;
   p.device = Device::Cuda;
   auto arg = [&](std::size_t i) { return i < v.p.size() ? v.p[i] : 0LL; };
-  if (v.kind == "nbg" || v.kind == "nbw") {
+  if (v.kind == "nbh") {  // nbg:0:0 with the hints' test override: nbh:BUDGET (bytes; 2^40: no
+                          // column is cold, the hint code runs without effect)
+    p.mxm = MxmKernel::NnzBalancedSeq;
+    p.params.oversubscription = 1;
+    detail::cuda::debug_spmm_gather_hints(arg(0));
+    try {
+      run_spmm<S>(p, a, G, s);
+    } catch (...) {
+      detail::cuda::debug_spmm_gather_hints(0);
+      throw;
+    }
+    detail::cuda::debug_spmm_gather_hints(0);
+    return;
+  } else if (v.kind == "nbg" || v.kind == "nbw") {
     p.mxm = MxmKernel::NnzBalancedSeq;
     p.params.items_per_worker = arg(0);
     p.params.tile = static_cast<int>(arg(1));
