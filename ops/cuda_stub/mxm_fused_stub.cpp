@@ -27,6 +27,8 @@ SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_FUSED_STUB_)
 
 void debug_spmm_gather_hints(std::int64_t) noexcept {}
 std::int64_t spmm_gather_hints_override() noexcept { return 0; }
+std::int64_t debug_spmm_hinted_launches() noexcept { return 0; }
+void debug_spmm_hot_columns_no_room(bool) noexcept {}
 
 template <class I>
 std::vector<int> debug_spmm_hot_classes(const std::vector<I>&, std::int64_t, std::int64_t) {

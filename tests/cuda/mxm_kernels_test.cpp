@@ -365,7 +365,14 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
     SCOPED_TRACE("shape " + std::to_string(static_cast<int>(sh)));
     const Csr m = make_shape(sh, seed++);
     for (const std::int64_t n : {1, 8, 16, 32, 33, 64, 100, 128, 256}) {
+      const std::int64_t before = detail::cuda::debug_spmm_hinted_launches();
       check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
+      // The hinted kernel exists for 16-byte fragments only (N a multiple of 4 from 32 on);
+      // narrower or odd widths run the hint-free kernel even with the hook on.
+      const bool hinted = n >= 32 && n % 4 == 0;
+      EXPECT_EQ(detail::cuda::debug_spmm_hinted_launches() - before,
+                hinted ? static_cast<std::int64_t>(cases.size()) : 0)
+          << "N = " << n;
     }
     check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 64, cases, seed++);
     check_cases<semiring::plus_times<float>, std::int64_t, Pattern>(m, 128, cases, seed++);
@@ -376,6 +383,30 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
     bias_relu.act = UnaryOp::Relu;
     check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 128, cases, seed++, bias_relu);
   }
+}
+
+// Hints forced on while the GPU has "no room" for the flagged column ids (test hook): the
+// group form runs its hint-free kernel and nothing changes in the results.
+TEST(MxmCuda, GroupFormWithoutRoomForHintsMatchesOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  const GatherHints hints(4096);
+  struct NoRoom {
+    NoRoom() { detail::cuda::debug_spmm_hot_columns_no_room(true); }
+    ~NoRoom() { detail::cuda::debug_spmm_hot_columns_no_room(false); }
+  } no_room;
+  const std::vector<KernelCase> cases = {
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "group form, no room for hints"},
+      {MxmKernel::NnzBalancedSeq, form(lp(0, 36, 0), 1), "group form chunk 36, no room"},
+  };
+  const std::int64_t before = detail::cuda::debug_spmm_hinted_launches();
+  std::uint64_t seed = 950;
+  for (const Shape sh : {Shape::PowerLaw, Shape::LongRows, Shape::MostlyEmpty}) {
+    SCOPED_TRACE("shape " + std::to_string(static_cast<int>(sh)));
+    const Csr m = make_shape(sh, seed++);
+    check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 128, cases, seed++);
+    check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 32, cases, seed++);
+  }
+  EXPECT_EQ(detail::cuda::debug_spmm_hinted_launches(), before);
 }
 
 // The hotness classes behind the hints: column j < 100 has in-degree 100 - j, columns 100..199

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,11 +14,13 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "spindle/error.hpp"
+#include "spindle/plan.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
 
 std::atomic<std::int64_t> g_hint_budget{0};
+std::atomic<bool> g_no_room{false};
 
 unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20));
@@ -57,16 +60,27 @@ void debug_spmm_gather_hints(std::int64_t budget) noexcept {
   g_hint_budget.store(budget > 0 ? budget : 0);
 }
 std::int64_t spmm_gather_hints_override() noexcept { return g_hint_budget.load(); }
+void debug_spmm_hot_columns_no_room(bool on) noexcept { g_no_room.store(on); }
+
+std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept {
+  static std::atomic<std::int64_t> n{0};
+  return n;
+}
+std::int64_t debug_spmm_hinted_launches() noexcept { return spmm_hinted_launch_count().load(); }
+
+namespace {
 
 template <class I>
-std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
-                                                  std::int64_t cols, std::int64_t budget,
-                                                  cudaStream_t stream) {
+void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, std::int64_t cols,
+                      std::int64_t budget, cudaStream_t stream) {
   using U = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
-  auto s = std::make_unique<HotColumnsSlot>();
+  if (g_no_room.load()) {
+    throw OutOfMemory("spmm hot columns: no room (test hook debug_spmm_hot_columns_no_room)");
+  }
+  HotColumnsSlot* s = &slot;
   s->col = DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(nnz, 1)) * sizeof(I),
                         "spmm hot columns");
-  if (nnz == 0 || cols == 0) return s;
+  if (nnz == 0 || cols == 0) return;
   const std::size_t n_bytes = static_cast<std::size_t>(cols) * sizeof(U);
   DeviceBuffer deg(n_bytes, "spmm hot columns"), sorted(n_bytes, "spmm hot columns");
   SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg.get(), 0, n_bytes, stream));
@@ -80,21 +94,48 @@ std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t
   SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(
       temp.get(), temp_bytes, deg.as<const U>(), sorted.as<U>(), cols, 0,
       static_cast<int>(sizeof(U) * 8), stream));
-  std::int64_t t[3] = {-1, -1, -1};  // classes 1, 2, 3
+  // The thresholds of classes 1, 2, 3: the (K_c + 1)-th largest in-degree, read in one sync.
+  U v[3] = {0, 0, 0};
+  bool read = false;
   for (int c = 1; c <= 3; ++c) {
     const std::int64_t k = spmm_hot_count(budget, c);
     if (k < cols) {
-      U v = 0;
-      SPINDLE_CUDA_CHECK(
-          cudaMemcpyAsync(&v, sorted.as<U>() + k, sizeof(U), cudaMemcpyDeviceToHost, stream));
-      SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
-      t[c - 1] = static_cast<std::int64_t>(v);
+      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&v[c - 1], sorted.as<U>() + k, sizeof(U),
+                                         cudaMemcpyDeviceToHost, stream));
+      read = true;
     }
+  }
+  if (read) SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::int64_t t[3] = {-1, -1, -1};  // -1: fewer columns than the class holds, all in it
+  for (int c = 1; c <= 3; ++c) {
+    if (spmm_hot_count(budget, c) < cols) t[c - 1] = static_cast<std::int64_t>(v[c - 1]);
   }
   hot_flag_kernel<I, U><<<grid_for(nnz), 256, 0, stream>>>(col_idx, nnz, deg.as<const U>(), t[0],
                                                            t[1], t[2], s->col.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("hot_flag_kernel");
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // deg, sorted and temp die here
+}
+
+}  // namespace
+
+template <class I>
+std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
+                                                  std::int64_t cols, std::int64_t budget,
+                                                  cudaStream_t stream) {
+  auto s = std::make_unique<HotColumnsSlot>();
+  try {
+    fill_hot_columns<I>(*s, col_idx, nnz, cols, budget, stream);
+  } catch (const OutOfMemory& e) {
+    // Buffers already made are freed stream-ordered, after the kernels that use them.
+    s->col = DeviceBuffer();
+    s->no_room = true;
+    if (plan_logging_enabled()) {
+      std::fprintf(stderr,
+                   "[spindle plan] mxm: nnz_balanced_seq runs without L2 hints for B (no room for "
+                   "the flagged column ids: %s)\n",
+                   e.what());
+    }
+  }
   return s;
 }
 

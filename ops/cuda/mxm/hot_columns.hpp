@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -32,6 +33,13 @@ namespace spindle::detail::cuda {
 
 /// Bytes of B rows the hot columns of a class may take (about 2/3 of an H100's 50 MB L2).
 inline constexpr std::int64_t kSpmmHotBytes = std::int64_t{32} << 20;
+
+/// Narrowest pass (bytes of a B row one pass reads) that gets the hints without the tests' hook.
+/// Measured (H100, NOTES.md run 13, R-MAT 22, hints by rule against every column hot): N = 64
+/// 3.40 against 3.57 ms, N = 128 6.99 against 7.64; at N = 32 (128-byte passes) 2.02 against
+/// 2.07, a tie within the cost of the hinted kernel's extra code, so narrower passes keep the
+/// hint-free kernel.
+inline constexpr std::int64_t kSpmmHintMinRowBytes = 256;
 
 /// The class a gather of B rows of `row_bytes` bytes (one pass) needs to load plainly.
 inline int spmm_hot_need(std::int64_t row_bytes) {
@@ -59,9 +67,13 @@ __host__ __device__ __forceinline__ I spmm_hot_strip(I j) {
   return static_cast<I>(static_cast<U>(j) & (~U{0} >> 2));
 }
 
+/// Counts launches of the hinted group kernel (debug_spmm_hinted_launches reads it).
+std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept;
+
 /// The flagged copy of a graph's column ids (device, nnz entries).
 struct HotColumnsSlot : ExtensionSlot {
   DeviceBuffer col;
+  bool no_room = false;  ///< the GPU had no memory for it: gathers run without hints
 };
 
 /// Builds the flagged copy of `col_idx` (device, nnz entries over `cols` columns, cols at most
@@ -69,7 +81,9 @@ struct HotColumnsSlot : ExtensionSlot {
 /// thresholds, then id | class << (bits - 2). A column is in class c or above when its
 /// in-degree exceeds the (K_c + 1)-th largest one (K_c = spmm_hot_count(budget, c)): at most K_c
 /// columns are, ties at the threshold left out.
-/// Enqueued on `stream`; returns after the thresholds were read (one synchronization).
+/// Enqueued on `stream`; returns after the thresholds were read (one synchronization). When the
+/// GPU has no room for the copy and its scratch, returns a slot with no_room set (logged with
+/// SPINDLE_LOG=plan) instead of throwing: the hints only change cache policy.
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
                                                   std::int64_t cols, std::int64_t budget,

@@ -31,6 +31,12 @@ void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum a
 void debug_spmm_gather_hints(std::int64_t budget) noexcept;
 std::int64_t spmm_gather_hints_override() noexcept;
 
+/// Test hooks: launches of the group form's hinted kernel since the process started (0 in CPU
+/// builds), and, with `on`, every later build of a graph's flagged column ids failing as if the
+/// GPU were out of memory (the gathers must then run without hints). No-op in CPU builds.
+std::int64_t debug_spmm_hinted_launches() noexcept;
+void debug_spmm_hot_columns_no_room(bool on) noexcept;
+
 /// Test hook: the hotness class (0..3) the hints give each entry of `col_idx` (column ids of a
 /// graph with `cols` columns) for `budget`, built on the device as for a graph. I: int32_t or
 /// int64_t. CPU builds throw Unsupported.

@@ -25,11 +25,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "ops/core/spmm_limits.hpp"
 #include "ops/cuda/mxm/hot_columns.hpp"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
+#include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -324,9 +326,11 @@ __device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol
 /// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
 /// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
 ///
-/// With w.hot_need > 0 the window holds flagged column ids (hot_columns.hpp) and the B rows of
-/// cold columns are loaded evict-first in L2, so that they do not push hot rows out.
-template <class S, class I, class V, class T, int VEC, EpiKind K>
+/// kHints: the window holds flagged column ids (hot_columns.hpp; w.hot_need > 0) and the B rows
+/// of cold columns are loaded evict-first in L2, so that they do not push hot rows out. A
+/// separate instantiation, only for 16-byte fragments (launch_balanced_group_vec): the check
+/// behind a runtime flag cost 4-9% at N = 16 and 32 on R-MAT 22 even when off (NOTES.md run 13).
+template <class S, class I, class V, class T, int VEC, EpiKind K, bool kHints>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
   // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
@@ -415,7 +419,7 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
       if (t < t1) {
         I jc = wcol[t - wlo];
         bool cold = false;
-        if (w.hot_need > 0) {  // the same for the whole launch
+        if constexpr (kHints) {
           cold = spmm_hot_class(jc) < w.hot_need;
           jc = spmm_hot_strip(jc);
         }
@@ -427,7 +431,11 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
         }
         if (col_ok) {
           const T* p = a.b + j * a.ldb + col;
-          bf[u] = cold ? load_frag_evict_first<T, VEC>(p) : load_frag<T, VEC>(p);
+          if constexpr (kHints) {
+            bf[u] = cold ? load_frag_evict_first<T, VEC>(p) : load_frag<T, VEC>(p);
+          } else {
+            bf[u] = load_frag<T, VEC>(p);
+          }
         }
       }
     }
@@ -562,6 +570,13 @@ int balanced_group_vec(const SpmmArgs<I, V, T>& a) {
   return v;
 }
 
+/// The group form's L2 hints have a kernel for 16-byte fragments only (N >= 32 floats, N >= 32
+/// doubles): narrower passes keep the hint-free code.
+template <class T>
+constexpr bool group_hints_fit(int vec) {
+  return static_cast<std::size_t>(vec) * sizeof(T) == 16;
+}
+
 template <class S, class I, class V, class T, int VEC>
 void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
                                std::int64_t tile, cudaStream_t stream) {
@@ -569,8 +584,23 @@ void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
+  if (w.hot_need > 0 && !group_hints_fit<T>(VEC)) {
+    // Flagged ids would be read as column ids: run_balanced never asks for this.
+    throw DeviceError("nnz_balanced_seq: L2 hints asked for " + std::to_string(VEC * sizeof(T)) +
+                          "-byte fragments, which have no hinted kernel",
+                      0);
+  }
   dispatch_epilogue<S>(a.epi, [&](auto kind) {
-    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, decltype(kind)::value>
+    constexpr EpiKind kK = decltype(kind)::value;
+    if constexpr (group_hints_fit<T>(VEC)) {
+      if (w.hot_need > 0) {
+        spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, kK, true>
+            <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+        spmm_hinted_launch_count().fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
+    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, kK, false>
         <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
   });
 }

@@ -82,14 +82,15 @@ const I* cached_chunk_rows(const Graph<I, V>& G, const I* d_row_ptr, std::int64_
 }
 
 /// The graph's column ids with hotness classes (hot_columns.hpp) for a budget, built on first
-/// use. d_col_idx: the graph's device column ids.
+/// use. d_col_idx: the graph's device column ids. nullptr when the GPU had no room for the copy
+/// (remembered for the graph: the gathers then run without hints, which changes no result).
 template <class I, class V>
 const I* cached_hot_columns(const Graph<I, V>& G, const I* d_col_idx, std::int64_t budget,
                             cudaStream_t stream) {
   const auto& slot = G.template extension<HotColumnsSlot>(
       "cuda.mxm.hot_columns." + std::to_string(budget),
       [&] { return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), budget, stream); });
-  return slot.col.template as<const I>();
+  return slot.no_room ? nullptr : slot.col.template as<const I>();
 }
 
 /// The device copy of the ASpT reordering (aspt_prepare.hpp) for one panel height.
@@ -248,18 +249,24 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
   w.ws_head = ws.template as<T>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
   SpmmArgs<I, VV, T> ga = a;
-  if (group_form && row_map == nullptr && nnz > 0 && G.cols() <= kSpmmHotMaxCols<I>) {
-    // L2 hints for B's gathers where a pass's slab of B (row_bytes per row) outgrows L2.
-    const int gvec = balanced_group_vec(a);
+  const int gvec = balanced_group_vec(a);
+  if (group_form && row_map == nullptr && nnz > 0 && G.cols() <= kSpmmHotMaxCols<I> &&
+      group_hints_fit<T>(gvec)) {
+    // L2 hints for B's gathers where a pass's slab of B (row_bytes per row) outgrows L2 and is
+    // at least kSpmmHintMinRowBytes wide (forced on by the tests' hook at any width).
     const std::int64_t width =
         std::min<std::int64_t>(a.n, std::int64_t{seq_group_lanes(a.n, gvec, tile)} * gvec);
     const std::int64_t row_bytes = width * static_cast<std::int64_t>(sizeof(T));
     const std::int64_t forced = spmm_gather_hints_override();
     const std::int64_t l2 = device_caps().l2_bytes > 0 ? device_caps().l2_bytes : 50ll << 20;
-    if (forced > 0 ||
-        static_cast<double>(G.cols()) * static_cast<double>(row_bytes) > static_cast<double>(l2)) {
-      ga.col_idx = cached_hot_columns(G, a.col_idx, forced > 0 ? forced : kSpmmHotBytes, stream);
-      w.hot_need = spmm_hot_need(row_bytes);
+    if (forced > 0 || (row_bytes >= kSpmmHintMinRowBytes &&
+                       static_cast<double>(G.cols()) * static_cast<double>(row_bytes) >
+                           static_cast<double>(l2))) {
+      if (const I* flagged =
+              cached_hot_columns(G, a.col_idx, forced > 0 ? forced : kSpmmHotBytes, stream)) {
+        ga.col_idx = flagged;
+        w.hot_need = spmm_hot_need(row_bytes);
+      }
     }
   }
   launch_spmm_nnz_balanced_seq<S>(ga, w, tile, form, stream);
