@@ -11,6 +11,7 @@
 
 #include "algorithms/src/detail_common.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
+#include "spindle/cuda/tune.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/mxm.hpp"
 #include "spindle/ops/reduce.hpp"
@@ -105,9 +106,17 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
     const Unary<T> act = Unary<T>::make(last ? UnaryOp::Identity : UnaryOp::Relu);
     DenseMatrix<T>& tmp = ws.tmp[l];
     DenseMatrix<T>& out = ws.out[l];
+    // Tuning mode: the aggregation's SpMM at its width, timed once per (Â, width).
+    std::string tuned;
+    auto tune_aggregate = [&](std::int64_t width) {
+      if (options.tune && desc.device == Device::Cuda && options.mxm_kernel == MxmKernel::Auto) {
+        tuned = tune_summary(tune_mxm<semiring::plus_times<T>>(A_hat, width));
+      }
+    };
     auto report = [&](GcnStage::Kind kind, std::int64_t in_w, std::int64_t out_w, bool bias) {
       if (!options.on_stage) return;
       GcnStage st;
+      if (kind == GcnStage::Kind::Aggregate) st.tuned = tuned;
       st.kind = kind;
       st.layer = l;
       st.in_width = in_w;
@@ -117,6 +126,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
       options.on_stage(st);
     };
     if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
+      tune_aggregate(in->cols());
       mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
       report(GcnStage::Kind::Aggregate, W.rows(), W.rows(), false);
       gemm(out, tmp, W, desc.device);  // (Â H) W
@@ -130,6 +140,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
       MxmEpilogue<T> epilogue;
       epilogue.bias = &b;
       epilogue.act = act.op;
+      tune_aggregate(tmp.cols());
       mxm(out, plus_times, A_hat, tmp, epilogue, desc);
       report(GcnStage::Kind::Aggregate, W.cols(), W.cols(), true);
     }

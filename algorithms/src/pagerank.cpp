@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "algorithms/src/detail_common.hpp"
+#include "spindle/cuda/tune.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/ewise.hpp"
@@ -136,6 +137,13 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   const double per = preset == PageRankPreset::Boost || personalized ? 1.0 : 1.0 / double(n);
   const double t0 = (1.0 - o.alpha) * per;
   const double t1 = redistribute ? o.alpha * per : 0.0;
+
+  if (o.tune && desc.device == Device::Cuda && o.mxv_kernel == MxvKernel::Auto && max_iter > 0) {
+    // vxm pulls over the rows of A^T: tune that product, which the loop's calls then look up.
+    TuneOptions topt;
+    topt.plan_cache = o.plan_cache;
+    result.tuned = tune_summary(tune_mxv<semiring::plus_times<T>>(A.transpose(), topt));
+  }
 
   for (int it = 1; it <= max_iter; ++it) {
     // w = alpha x ./ outdeg, leak = rank on dangling vertices: one fused pass, nothing read back.

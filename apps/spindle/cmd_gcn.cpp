@@ -105,9 +105,18 @@ int run(const Input& in, const Settings& s) {
               s.features ? s.features->c_str() : "random",
               gemm_uses_blas() ? "BLAS" : "blocked loops", execution_text(s.ex).c_str());
 
+  GcnOptions opt = s.opt;
+  if (opt.tune) {
+    opt.on_stage = [](const GcnStage& st) {
+      if (!st.tuned.empty()) {
+        std::printf("tuned SpMM, layer %zu (N = %lld): %s\n", st.layer,
+                    static_cast<long long>(st.out_width), st.tuned.c_str());
+      }
+    };
+  }
   Stopwatch clock;
   DenseMatrix<T> H =
-      visit_graph(in.graph, [&](const auto& g) { return gcn_inference<T>(g, X, model, s.opt); });
+      visit_graph(in.graph, [&](const auto& g) { return gcn_inference<T>(g, X, model, opt); });
   const double seconds = clock.seconds();
   double lo = INFINITY, hi = -INFINITY, sum = 0;
   for (T v : H.storage()) {
@@ -119,6 +128,7 @@ int run(const Input& in, const Settings& s) {
   std::printf("output %lld x %lld, min %.6g, max %.6g, mean %.6g, time %s\n",
               static_cast<long long>(H.rows()), static_cast<long long>(H.cols()),
               H.size() ? lo : 0.0, H.size() ? hi : 0.0, mean, format_seconds(seconds).c_str());
+  if (s.opt.tune) progress("the time includes tuning (--tune)");
   if (s.output) {
     write_npy(*s.output, H);
     progress("wrote %s", s.output->c_str());
@@ -155,7 +165,7 @@ int cmd_gcn(const std::vector<std::string>& args) {
            'o');
   p.group("Execution");
   p.option("kernel", "NAME", "auto", "force the SpMM (mxm) kernel, e.g. cpu_row_balanced");
-  add_exec_flags(p, ExecFlags{true, true, false});
+  add_exec_flags(p, ExecFlags{true, true, false, true, false});
   p.section("Semantics", kSemantics);
   if (!p.parse(args)) return 0;
 
@@ -187,8 +197,9 @@ int cmd_gcn(const std::vector<std::string>& args) {
       p.fail("--output must end in .npy, got '" + *s.output + "'");
     AtomicOutput probe(*s.output);  // fail now, not after the run, if it cannot be written
   }
-  s.ex = apply_exec_flags(p, ExecFlags{true, true, false});
+  s.ex = apply_exec_flags(p, ExecFlags{true, true, false, true, false});
   s.opt.device = s.ex.device;
+  s.opt.tune = s.ex.tune;
   if (auto k = p.get("kernel")) {
     auto kk = parse_mxm_kernel(*k);
     if (!kk) {

@@ -81,6 +81,10 @@ int run(const Input& in, Settings& s) {
   std::vector<double> score(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) score[static_cast<std::size_t>(v)] = r.ranks[v];
 
+  if (!r.tuned.empty()) {
+    std::printf("tuned mxv: %s%s\n", r.tuned.c_str(),
+                s.opt.plan_cache.empty() ? "" : (", plan cache " + s.opt.plan_cache).c_str());
+  }
   if (s.top > 0 && n > 0) print_top_table(in, top_k(score, s.top), score, "score");
   const bool boost = s.opt.preset == PageRankPreset::Boost;
   // networkx stops at n*tol: say so, or a residual above --tol looks like a bug.
@@ -162,13 +166,14 @@ int cmd_pagerank(const std::vector<std::string>& args) {
            "write every vertex's rank: .csv ('vertex,rank', one line per vertex), .tsv or .json; "
            "ids are the input's own (1-based for .mtx, labels for edge lists)",
            'o');
-  add_exec_flags(p, ExecFlags{true, true, true});
+  add_exec_flags(p, ExecFlags{true, true, true, true, true});
   p.section("Conventions", kConventions);
   p.section("Exit status", kExitStatus);
   p.section("Examples",
             "  spindle pagerank                          # built-in graph\n"
             "  spindle pagerank web.txt --top 20 -o ranks.csv\n"
-            "  spindle pagerank g.mtx --preset networkx --personalize seeds.csv\n");
+            "  spindle pagerank g.mtx --preset networkx --personalize seeds.csv\n"
+            "  spindle pagerank big.mtx --device cuda --plan-cache ~/.spindle-plans\n");
   if (!p.parse(args)) return 0;
 
   Settings s;
@@ -187,9 +192,11 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   s.fail_on_nonconvergence = p.has("fail-on-nonconvergence");
   s.top = p.integer("top", 10, 0, std::int64_t{1} << 40);
   s.output = p.get("output");
-  s.ex = apply_exec_flags(p, ExecFlags{true, true, true});
+  s.ex = apply_exec_flags(p, ExecFlags{true, true, true, true, true});
   s.opt.device = s.ex.device;
   s.opt.mxv_kernel = s.ex.desc.mxv_kernel;
+  s.opt.tune = s.ex.tune;
+  s.opt.plan_cache = s.ex.plan_cache;
   check_vertex_output(p, "output");
 
   const InputOptions io =

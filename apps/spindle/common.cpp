@@ -101,6 +101,16 @@ void add_exec_flags(ArgParser& p, ExecFlags which) {
              "'spindle info --explain'; a kernel that cannot run the call falls back, logged "
              "with SPINDLE_LOG=plan)");
   }
+  if (which.tune) {
+    p.flag("tune",
+           "time the CUDA kernels for this graph once and run the fastest instead of the "
+           "planner's pick (a few dozen extra products up front; no effect on the CPU)");
+  }
+  if (which.plan_cache) {
+    p.option("plan-cache", "FILE", "",
+             "with --tune (implied): keep tuned mxv winners in FILE, keyed by a fingerprint of "
+             "the graph and GPU, so later runs on the same graph time nothing");
+  }
   p.option("threads", "N", "OMP_NUM_THREADS or all cores", "CPU threads of the OpenMP backend");
 }
 
@@ -138,6 +148,22 @@ Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {
       p.fail("--kernel must be one of " + list + ", got '" + name + "'");
     }
     ex.desc.mxv_kernel = *k;
+  }
+  if (which.plan_cache && p.has("plan-cache")) {
+    ex.plan_cache = *p.get("plan-cache");
+    if (ex.plan_cache.empty()) p.fail("--plan-cache needs a file name");
+  }
+  ex.tune = (which.tune && p.has("tune")) || !ex.plan_cache.empty();
+  if (ex.tune && p.has("kernel")) {
+    p.fail("--tune picks the kernel by timing and --kernel forces one: give only one of them");
+  }
+  if (ex.tune && ex.device != Device::Cuda) {
+    warn(
+        "--tune%s: the ops run on the CPU backend, which has one kernel per operation; "
+        "nothing to tune",
+        ex.plan_cache.empty() ? "" : " / --plan-cache");
+    ex.tune = false;
+    ex.plan_cache.clear();
   }
   return ex;
 }

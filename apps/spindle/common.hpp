@@ -45,9 +45,11 @@ std::string format_seconds(double s);
 
 /// Which execution flags a command offers.
 struct ExecFlags {
-  bool device = false;     ///< --device auto|cpu|cuda
-  bool precision = false;  ///< --precision float|double
-  bool kernel = false;     ///< --kernel NAME (forces the mxv kernel)
+  bool device = false;      ///< --device auto|cpu|cuda
+  bool precision = false;   ///< --precision float|double
+  bool kernel = false;      ///< --kernel NAME (forces the mxv kernel)
+  bool tune = false;        ///< --tune (and --plan-cache FILE when plan_cache is set too)
+  bool plan_cache = false;  ///< --plan-cache FILE (tuned mxv winners on disk)
 };
 
 /// Declares --threads and the requested execution flags in an "Execution" group.
@@ -59,11 +61,15 @@ struct Execution {
   bool use_double = true;       ///< --precision (float default on CUDA, double on CPU)
   Descriptor desc;              ///< device + forced kernel, for ops and algorithms
   int threads = 0;              ///< OpenMP threads in use
+  bool tune = false;            ///< tuning mode (CUDA only: off on the CPU, with a warning)
+  std::string plan_cache;       ///< --plan-cache FILE ("" = none)
 };
 
 /// Applies --threads (omp_set_num_threads), resolves --device (a usage error for an unknown
 /// name, spindle::Unsupported when CUDA is asked for but absent), parses --kernel against the
-/// mxv kernel names and picks the precision default for the device.
+/// mxv kernel names and picks the precision default for the device. --plan-cache implies --tune;
+/// --tune with --kernel is a usage error; on the CPU backend --tune is dropped with a warning
+/// (it has one kernel per operation).
 Execution apply_exec_flags(const ArgParser& p, ExecFlags which);
 
 /// "device cpu (2 threads), precision double": the second header line's tail.

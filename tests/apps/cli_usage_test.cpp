@@ -62,6 +62,8 @@ TEST_F(CliUsage, PagerankHelpStatesTheConventions) {
                              "--fail-on-nonconvergence",
                              "Exit status",
                              "--kernel",
+                             "--tune",
+                             "--plan-cache",
                              "--threads",
                              "--undirected"}) {
     EXPECT_NE(h.find(needle), std::string::npos) << "pagerank --help lacks " << needle;
@@ -80,15 +82,19 @@ TEST_F(CliUsage, UnknownSubcommandIsAUsageErrorOnOneLine) {
 
 TEST_F(CliUsage, BadFlagsAreUsageErrorsOnOneLine) {
   const std::vector<std::string> cases = {
-      "pagerank --alhpa 0.9",         // unknown flag
-      "pagerank --alpha 0.85x",       // trailing garbage in a number
-      "pagerank --alpha",             // missing value
-      "pagerank --alpha 1.5",         // out of range
-      "pagerank --max-iter 2.5",      // not an integer
-      "pagerank --preset igraph",     // not a preset
-      "pagerank --top=-1",            // negative count
-      "pagerank --device gpu",        // not a device
-      "pagerank --kernel fastest",    // not a kernel
+      "pagerank --alhpa 0.9",                 // unknown flag
+      "pagerank --alpha 0.85x",               // trailing garbage in a number
+      "pagerank --alpha",                     // missing value
+      "pagerank --alpha 1.5",                 // out of range
+      "pagerank --max-iter 2.5",              // not an integer
+      "pagerank --preset igraph",             // not a preset
+      "pagerank --top=-1",                    // negative count
+      "pagerank --device gpu",                // not a device
+      "pagerank --kernel fastest",            // not a kernel
+      "pagerank --tune --kernel merge_path",  // tuning and a forced kernel
+      "pagerank --plan-cache=",               // no file name
+      "gcn --tune --kernel row_cache_seq",
+      "gcn --plan-cache p.txt",       // mxm tuning has no plan cache
       "pagerank a.mtx b.mtx",         // extra operand
       "info",                         // missing operand
       "bfs g.mtx",                    // missing --source
@@ -118,6 +124,23 @@ TEST_F(CliUsage, ExecutionFlagsMayPrecedeTheCommand) {
   r = run("--precision float generate rmat -o " + q(path("g.mtx")));
   EXPECT_EQ(r.rc, 2);
   EXPECT_FALSE(std::filesystem::exists(path("g.mtx")));
+}
+
+// --tune on the CPU backend: one warning line, then the normal run and exit status; the plan
+// cache file is not created.
+TEST_F(CliUsage, TuneOnTheCpuBackendWarnsAndRuns) {
+  for (const std::string& cmd :
+       {std::string("pagerank --device cpu --tune --top 1"),
+        "pagerank --device cpu --plan-cache " + q(path("plans.txt")) + " --top 1",
+        std::string("gcn --device cpu --tune --layers 4")}) {
+    RunResult r = run(cmd);
+    EXPECT_EQ(r.rc, 0) << cmd << ": " << r.err;
+    ASSERT_GE(r.err_lines().size(), 1u) << cmd;
+    EXPECT_NE(r.err.find("nothing to tune"), std::string::npos) << cmd << ": " << r.err;
+    EXPECT_EQ(r.out.find("tuned"), std::string::npos) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find("device cpu"), std::string::npos) << cmd << ": " << r.out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(path("plans.txt")));
 }
 
 TEST_F(CliUsage, MissingInputFileIsAFailureNamingTheFile) {

@@ -8,6 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "../alg_test_utils.hpp"
 #include "spindle/algorithms.hpp"
@@ -61,6 +65,47 @@ TEST(AlgorithmsCuda, PageRankMatchesCpuOnPowerLawGraph) {
   }
 }
 
+// Tuning mode: the tuned run matches the CPU, says what won, writes the plan cache, and a second
+// run takes the winner from the file (a valued graph: unweighted PageRank multiplies by a new
+// pattern copy per call, so nothing is left in memory).
+TEST(AlgorithmsCuda, PageRankTuningModeMatchesCpuAndUsesThePlanCache) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 5000, 13, 1.0, 2.0);
+  PageRankOptions o;
+  o.device = Device::Cpu;
+  const auto cpu = pagerank<float>(g, o);
+  EXPECT_TRUE(cpu.tuned.empty());
+  const std::string cache = ::testing::TempDir() + "spindle_pagerank_plans.txt";
+  std::remove(cache.c_str());
+  o.device = Device::Cuda;
+  o.tune = true;
+  o.plan_cache = cache;
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto gpu = pagerank<float>(g, o);
+    double d = 0.0;
+    for (std::int64_t v = 0; v < cpu.ranks.size(); ++v) d += std::fabs(cpu.ranks[v] - gpu.ranks[v]);
+    EXPECT_LE(d, 1e-5);
+    EXPECT_EQ(gpu.iterations, cpu.iterations);
+    ASSERT_FALSE(gpu.tuned.empty());
+    if (run == 0) {
+      EXPECT_NE(gpu.tuned.find("fastest of"), std::string::npos) << gpu.tuned;
+    } else {
+      EXPECT_NE(gpu.tuned.find("cached"), std::string::npos) << gpu.tuned;
+    }
+    std::ifstream in(cache);
+    ASSERT_TRUE(in.good()) << cache;
+    std::string line;
+    int entries = 0;
+    while (std::getline(in, line)) entries += !line.empty() && line[0] != '#';
+    EXPECT_EQ(entries, 1);
+  }
+  // A forced kernel wins over tuning mode: nothing is tuned.
+  o.mxv_kernel = MxvKernel::MergePath;
+  EXPECT_TRUE(pagerank<float>(g, o).tuned.empty());
+  std::remove(cache.c_str());
+}
+
 TEST(AlgorithmsCuda, PowerIterationBfsSsspMatchCpu) {
   SPINDLE_REQUIRE_CUDA();
   const auto g = random_graph<std::int32_t, float>(Family::Uniform, 3000, 4, 1.0, 8.0);
@@ -112,6 +157,21 @@ TEST(AlgorithmsCuda, GcnMatchesCpu) {
     m = std::max(m, double(std::fabs(hc.data()[e] - hg.data()[e])));
   }
   EXPECT_LE(m, 1e-4);
+
+  // Tuning mode: the same result, and each aggregation reports its tuned SpMM.
+  go.tune = true;
+  std::vector<std::string> tuned;
+  go.on_stage = [&](const GcnStage& st) {
+    if (st.kind == GcnStage::Kind::Aggregate) tuned.push_back(st.tuned);
+  };
+  const auto ht = gcn_inference(g, X, model, go);
+  m = 0.0;
+  for (std::int64_t e = 0; e < hc.size(); ++e) {
+    m = std::max(m, double(std::fabs(hc.data()[e] - ht.data()[e])));
+  }
+  EXPECT_LE(m, 1e-4);
+  ASSERT_EQ(tuned.size(), 2u);
+  for (const std::string& t : tuned) EXPECT_NE(t.find("fastest of"), std::string::npos) << t;
 }
 
 }  // namespace

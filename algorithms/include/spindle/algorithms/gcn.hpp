@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "spindle/dense.hpp"
@@ -45,6 +46,9 @@ struct GcnStage {
   std::int64_t out_width = 0;  ///< columns of its output
   bool bias = false;           ///< the bias is applied in this step
   bool relu = false;           ///< ReLU is applied in this step
+  /// Aggregate steps in tuning mode (GcnOptions::tune): the SpMM kernel tuning picked
+  /// (tune_summary); empty otherwise.
+  std::string tuned;
 };
 
 /// Options of gcn_inference() and gcn_normalize().
@@ -61,6 +65,11 @@ struct GcnOptions {
   Device device = Device::Auto;
   /// Forces an SpMM kernel (Auto: the planner decides).
   MxmKernel mxm_kernel = MxmKernel::Auto;
+  /// Tuning mode (spindle/cuda/tune.hpp): before each aggregation, time the CUDA SpMM kernels
+  /// once for Â at that width and run the fastest instead of the planner's pick (cached with Â:
+  /// repeated gcn_inference_normalized() calls on the same Â time nothing). Ignored on the CPU
+  /// or when mxm_kernel forces a kernel.
+  bool tune = false;
   /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:
   /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
   /// or profiler ranges between the steps. Empty: not called.

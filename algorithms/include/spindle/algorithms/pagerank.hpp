@@ -73,6 +73,14 @@ struct PageRankOptions {
   Device device = Device::Auto;
   /// Forces an mxv/vxm kernel (Auto: the planner decides).
   MxvKernel mxv_kernel = MxvKernel::Auto;
+  /// Tuning mode (spindle/cuda/tune.hpp): before iterating, time the CUDA mxv kernels once for
+  /// this graph's product and run the fastest instead of the planner's pick. A few dozen SpMVs
+  /// of extra work, worth it for long runs or with plan_cache. Ignored when the ops run on the
+  /// CPU or mxv_kernel forces a kernel.
+  bool tune = false;
+  /// With tune: a file of winners keyed by a fingerprint of the graph and the device. It is read
+  /// first (a hit times nothing) and the new winner is added to it. "": memory only.
+  std::string plan_cache;
   /// Called after every iteration with (iteration number from 1, L1 change): progress output,
   /// per-iteration timing in benchmarks. Optional; must not throw.
   std::function<void(int, double)> on_iteration;
@@ -85,6 +93,8 @@ struct PageRankResult {
   Vector<T> ranks;
   /// Number of iterations (rank updates) performed.
   int iterations = 0;
+  /// Tuning mode's winner (tune_summary), empty when no tuning ran.
+  std::string tuned;
   /// L1 norm of the change in the last iteration (0 when no iteration ran).
   double residual = 0.0;
   /// True when the stop test was met within max_iter (Boost: whether the last change was below
