@@ -44,19 +44,6 @@ std::vector<ExplainRow> plan_rows(const G& A, Device device, const DeviceCaps& t
                                 : plan_rows_as<double>(A, target, desc, width);
 }
 
-std::string params_text(const LaunchParams& p) {
-  std::string s;
-  auto add = [&](const char* name, std::int64_t v) {
-    if (v) s += std::string(s.empty() ? "" : " ") + name + "=" + std::to_string(v);
-  };
-  add("block", p.block_threads);
-  add("lanes", p.lanes_per_row);
-  add("items", p.items_per_worker);
-  add("tile", p.tile);
-  add("omega", p.oversubscription);
-  return s;
-}
-
 }  // namespace
 
 std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc,
@@ -117,7 +104,7 @@ std::string explain_text(const std::vector<ExplainDevice>& devices) {
     out += std::string("  ") + to_string(d.device) + ": " + d.caps + "\n";
     for (const auto& r : d.rows) {
       std::string kernel = r.plan.kernel_name();
-      std::string params = params_text(r.plan.params);
+      std::string params = to_string(r.plan.params);
       if (!params.empty()) kernel += " (" + params + ")";
       if (r.plan.forced) kernel += " [forced]";
       char line[256];

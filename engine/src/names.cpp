@@ -240,14 +240,23 @@ std::string Plan::kernel_name() const {
   return "?";
 }
 
+std::string to_string(const LaunchParams& p) {
+  std::string s;
+  auto add = [&s](const char* name, std::int64_t v) {
+    if (v) s += std::string(s.empty() ? "" : " ") + name + "=" + std::to_string(v);
+  };
+  add("block", p.block_threads);
+  add("lanes", p.lanes_per_row);
+  add("items", p.items_per_worker);
+  add("tile", p.tile);
+  add("omega", p.oversubscription);
+  return s;
+}
+
 std::string Plan::describe() const {
   std::string s = std::string("[spindle plan] ") + to_string(op) + " on " + to_string(device) +
                   ": " + kernel_name();
-  if (params.block_threads) s += " block=" + std::to_string(params.block_threads);
-  if (params.lanes_per_row) s += " lanes=" + std::to_string(params.lanes_per_row);
-  if (params.items_per_worker) s += " items=" + std::to_string(params.items_per_worker);
-  if (params.tile) s += " tile=" + std::to_string(params.tile);
-  if (params.oversubscription) s += " omega=" + std::to_string(params.oversubscription);
+  if (const std::string p = to_string(params); !p.empty()) s += " " + p;
   s += forced ? " (forced)" : tuned ? " (tuned)" : "";
   if (!reason.empty()) s += " -- " + reason;
   return s;

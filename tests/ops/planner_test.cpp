@@ -43,6 +43,27 @@ TEST(Planner, CpuRunsTheRowBalancedKernelAndSaysHow) {
             SddmmKernel::CpuRowBalanced);
 }
 
+TEST(Planner, LaunchParametersPrintInOneFormatEverywhere) {
+  LaunchParams q;
+  EXPECT_EQ(to_string(q), "");
+  q.items_per_worker = 1024;
+  q.tile = 1;
+  EXPECT_EQ(to_string(q), "items=1024 tile=1");
+  q.block_threads = 256;
+  q.lanes_per_row = 8;
+  q.oversubscription = 2;
+  EXPECT_EQ(to_string(q), "block=256 lanes=8 items=1024 tile=1 omega=2");
+  Plan p;
+  p.device = Device::Cuda;
+  p.mxv = MxvKernel::RowBlock;
+  p.params = q;
+  p.reason = "why";
+  EXPECT_EQ(p.describe(),
+            std::string("[spindle plan] mxv on cuda: row_block ") + to_string(q) + " -- why");
+  p.params = LaunchParams{};
+  EXPECT_EQ(p.describe(), "[spindle plan] mxv on cuda: row_block -- why");
+}
+
 TEST(Planner, ForcedKernelIsUsedWhereTheDeviceCanRunItAndFallsBackOtherwise) {
   const detail::MxvInfo info;
   const GraphStats st = stats_of(1000, 8000, 40);

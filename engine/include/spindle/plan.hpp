@@ -89,6 +89,10 @@ struct LaunchParams {
   int oversubscription = 0;  ///< warps per SM multiple (002 §3.2's ω)
 };
 
+/// The nonzero parameters as "block=256 lanes=4 items=1024 tile=1 omega=2" (empty when all are
+/// the kernel defaults): the one format of logs, --explain and tuning summaries.
+std::string to_string(const LaunchParams& p);
+
 /// The planner's decision for one call.
 struct Plan {
   OpKind op = OpKind::Mxv;

@@ -10,9 +10,8 @@
 #include <type_traits>
 #include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include "engine/src/cuda/cuda_check.hpp"
+#include "ops/cuda/common/column_degrees.cuh"
 #include "spindle/error.hpp"
 #include "spindle/plan.hpp"
 
@@ -24,17 +23,6 @@ std::atomic<bool> g_no_room{false};
 
 unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20));
-}
-
-/// In-degree counts in unsigned integers of I's width (atomic adds of integers: the order does
-/// not matter).
-template <class I, class U>
-__global__ void hot_degree_kernel(const I* __restrict__ col, std::int64_t nnz, U* deg) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
-       k += stride) {
-    atomicAdd(deg + col[k], U{1});
-  }
 }
 
 /// out[k] = col[k] with class (deg > t1) + (deg > t2) + (deg > t3) in its top two bits. t1 <= t2
@@ -73,7 +61,7 @@ namespace {
 template <class I>
 void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, std::int64_t cols,
                       std::int64_t budget, cudaStream_t stream) {
-  using U = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
+  using U = ColumnDegree<I>;
   if (g_no_room.load()) {
     throw OutOfMemory("spmm hot columns: no room (test hook debug_spmm_hot_columns_no_room)");
   }
@@ -83,17 +71,8 @@ void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, 
   if (nnz == 0 || cols == 0) return;
   const std::size_t n_bytes = static_cast<std::size_t>(cols) * sizeof(U);
   DeviceBuffer deg(n_bytes, "spmm hot columns"), sorted(n_bytes, "spmm hot columns");
-  SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg.get(), 0, n_bytes, stream));
-  hot_degree_kernel<I, U><<<grid_for(nnz), 256, 0, stream>>>(col_idx, nnz, deg.as<U>());
-  SPINDLE_CUDA_CHECK_LAUNCH("hot_degree_kernel");
-  std::size_t temp_bytes = 0;
-  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(
-      nullptr, temp_bytes, deg.as<const U>(), sorted.as<U>(), cols, 0,
-      static_cast<int>(sizeof(U) * 8), stream));
-  DeviceBuffer temp(std::max<std::size_t>(temp_bytes, 1), "spmm hot columns");
-  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(
-      temp.get(), temp_bytes, deg.as<const U>(), sorted.as<U>(), cols, 0,
-      static_cast<int>(sizeof(U) * 8), stream));
+  sort_column_degrees<I>(col_idx, nnz, cols, deg.as<U>(), sorted.as<U>(), nullptr,
+                         "spmm hot columns", stream);
   // The thresholds of classes 1, 2, 3: the (K_c + 1)-th largest in-degree, read in one sync.
   U v[3] = {0, 0, 0};
   bool read = false;

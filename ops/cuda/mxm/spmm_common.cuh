@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ops/cuda/common/l2_policy.cuh"
 #include "spindle/operators.hpp"
 #include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
@@ -188,8 +189,7 @@ __device__ __forceinline__ Frag<T, VEC> load_frag_evict_first(const T* p) {
   constexpr bool kF = std::is_same_v<T, float> && (VEC == 1 || VEC == 2 || VEC == 4);
   constexpr bool kD = std::is_same_v<T, double> && (VEC == 1 || VEC == 2 || VEC == 4);
   if constexpr (kF || kD) {
-    unsigned long long pol;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    const unsigned long long pol = l2_policy_evict_first();
     Frag<T, VEC> f;
     if constexpr (kF && VEC == 4) {
       asm("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"

@@ -220,12 +220,14 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
   w.nnz = nnz;
   const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
   const bool group_form = balanced_uses_group_form(nnz, lanes, form);
+  // The group form's fragment width and lanes per row (its window size and L2 hints use both).
+  const int gvec = balanced_group_vec(a);
+  const int glanes = seq_group_lanes(a.n, gvec, tile);
   if (chunk_req <= 0 && group_form) {
     // One shared-memory window per chunk: 128 / 256 / 512 entries at 8 / 16 / 32 lanes (float,
     // int32). Measured against 256 at every width (H100, spmm_params nbg:CHUNK, session 13):
     // R-MAT 22 N = 16 2.13 against 2.26 ms, R-MAT 20 N = 16 0.543 against 0.588, R-MAT 20
     // N = 64 0.805 against 0.834; N = 32 kept 256 (2.56 against 2.69 at 128).
-    const int glanes = seq_group_lanes(a.n, balanced_group_vec(a), tile);
     chunk_req = balanced_window_entries<I, VV, T>() / (kSpmmBlock / glanes);
   } else if (chunk_req <= 0) {
     // The warp form walks a chunk P = 32/G entries per step. 64 steps per chunk amortize its
@@ -249,13 +251,11 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
   w.ws_head = ws.template as<T>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
   SpmmArgs<I, VV, T> ga = a;
-  const int gvec = balanced_group_vec(a);
   if (group_form && row_map == nullptr && nnz > 0 && G.cols() <= kSpmmHotMaxCols<I> &&
       group_hints_fit<T>(gvec)) {
     // L2 hints for B's gathers where a pass's slab of B (row_bytes per row) outgrows L2 and is
     // at least kSpmmHintMinRowBytes wide (forced on by the tests' hook at any width).
-    const std::int64_t width =
-        std::min<std::int64_t>(a.n, std::int64_t{seq_group_lanes(a.n, gvec, tile)} * gvec);
+    const std::int64_t width = std::min<std::int64_t>(a.n, std::int64_t{glanes} * gvec);
     const std::int64_t row_bytes = width * static_cast<std::int64_t>(sizeof(T));
     const std::int64_t forced = spmm_gather_hints_override();
     const std::int64_t l2 = device_caps().l2_bytes > 0 ? device_caps().l2_bytes : 50ll << 20;

@@ -17,6 +17,7 @@
 
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/cuda/common/device_output.cuh"
+#include "ops/cuda/common/l2_policy.cuh"
 #include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
 
@@ -47,23 +48,6 @@ struct MxvArgs {
   T identity{};
   T terminal{};
 };
-
-/// L2 eviction policies (sm_80+; scalar loads take them as a cache-hint operand). Non-volatile
-/// asm: the compiler hoists the policy out of loops.
-__device__ __forceinline__ unsigned long long l2_policy_evict_first() {
-  unsigned long long p = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-#endif
-  return p;
-}
-__device__ __forceinline__ unsigned long long l2_policy_evict_last() {
-  unsigned long long p = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
-#endif
-  return p;
-}
 
 /// One 4- or 8-byte load through the read-only path with cache hints (sm_80+; plain __ldg before,
 /// and for other sizes): kL1Allocate false bypasses L1 (L1::no_allocate), kEvictLast picks the L2

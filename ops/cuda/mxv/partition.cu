@@ -8,11 +8,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/common/column_degrees.cuh"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
 #include "spindle/error.hpp"
@@ -123,29 +122,10 @@ RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
 
 namespace {
 
-template <class I>
-__global__ void relabel_count_kernel(const I* col, std::int64_t nnz, I* deg) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
-       k += stride) {
-    using U = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
-    atomicAdd(reinterpret_cast<U*>(deg + col[k]), U{1});
-  }
-}
-
-template <class I>
-__global__ void relabel_iota_kernel(std::int64_t n, I* ids) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n;
-       j += stride) {
-    ids[j] = static_cast<I>(j);
-  }
-}
-
 /// inv[perm[p]] = p; used = 1 + the last position whose (sorted, decreasing) degree is > 0.
 template <class I>
-__global__ void relabel_invert_kernel(const I* perm, const I* sorted_deg, std::int64_t n, I* inv,
-                                      std::int64_t* used) {
+__global__ void relabel_invert_kernel(const I* perm, const ColumnDegree<I>* sorted_deg,
+                                      std::int64_t n, I* inv, std::int64_t* used) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;
        p += stride) {
@@ -181,32 +161,23 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
     const cudaStream_t st = ctx.stream;
     const std::size_t n_bytes =
         static_cast<std::size_t>(std::max<std::int64_t>(cols, 1)) * sizeof(I);
-    DeviceBuffer deg(n_bytes, "mxv column relabel"), deg_sorted(n_bytes, "mxv column relabel");
-    DeviceBuffer ids(n_bytes, "mxv column relabel"), inv(n_bytes, "mxv column relabel");
+    const std::size_t deg_bytes =
+        static_cast<std::size_t>(std::max<std::int64_t>(cols, 1)) * sizeof(ColumnDegree<I>);
+    DeviceBuffer deg(deg_bytes, "mxv column relabel"), deg_sorted(deg_bytes, "mxv column relabel");
+    DeviceBuffer inv(n_bytes, "mxv column relabel");
     DeviceBuffer used(sizeof(std::int64_t), "mxv column relabel");
     auto s = std::make_unique<PartitionSlot>();
     s->a = DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(nnz, 1)) * sizeof(I),
                         "mxv column relabel");
     s->b = DeviceBuffer(n_bytes, "mxv column relabel");
-    SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg.get(), 0, n_bytes, st));
     SPINDLE_CUDA_CHECK(cudaMemsetAsync(used.get(), 0, sizeof(std::int64_t), st));
-    if (nnz > 0) {
-      relabel_count_kernel<<<grid_for(nnz), 256, 0, st>>>(d.col_idx, nnz, deg.as<I>());
-      SPINDLE_CUDA_CHECK_LAUNCH("relabel_count_kernel");
-    }
     if (cols > 0) {
-      relabel_iota_kernel<<<grid_for(cols), 256, 0, st>>>(cols, ids.as<I>());
-      SPINDLE_CUDA_CHECK_LAUNCH("relabel_iota_kernel");
-      std::size_t temp_bytes = 0;
-      SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
-          nullptr, temp_bytes, deg.as<const I>(), deg_sorted.as<I>(), ids.as<const I>(),
-          s->b.as<I>(), cols, 0, static_cast<int>(sizeof(I) * 8), st));
-      DeviceBuffer temp(std::max<std::size_t>(temp_bytes, 1), "mxv column relabel");
-      SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
-          temp.get(), temp_bytes, deg.as<const I>(), deg_sorted.as<I>(), ids.as<const I>(),
-          s->b.as<I>(), cols, 0, static_cast<int>(sizeof(I) * 8), st));
+      sort_column_degrees<I>(d.col_idx, nnz, cols, deg.as<ColumnDegree<I>>(),
+                             deg_sorted.as<ColumnDegree<I>>(), s->b.as<I>(), "mxv column relabel",
+                             st);
       relabel_invert_kernel<<<grid_for(cols), 256, 0, st>>>(
-          s->b.as<const I>(), deg_sorted.as<const I>(), cols, inv.as<I>(), used.as<std::int64_t>());
+          s->b.as<const I>(), deg_sorted.as<const ColumnDegree<I>>(), cols, inv.as<I>(),
+          used.as<std::int64_t>());
       SPINDLE_CUDA_CHECK_LAUNCH("relabel_invert_kernel");
     }
     if (nnz > 0) {

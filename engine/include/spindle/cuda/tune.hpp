@@ -44,11 +44,7 @@ struct TuneResult {
 /// "... (cached)" when nothing was timed.
 inline std::string tune_summary(const TuneResult& r) {
   std::string s = r.best.kernel_name();
-  const LaunchParams& q = r.best.params;
-  if (q.lanes_per_row) s += " lanes=" + std::to_string(q.lanes_per_row);
-  if (q.items_per_worker) s += " items=" + std::to_string(q.items_per_worker);
-  if (q.tile) s += " tile=" + std::to_string(q.tile);
-  if (q.oversubscription) s += " omega=" + std::to_string(q.oversubscription);
+  if (const std::string p = to_string(r.best.params); !p.empty()) s += " " + p;
   if (r.from_cache) return s + " (cached: nothing timed)";
   char tail[96];
   std::snprintf(tail, sizeof tail, ": fastest of %zu candidates (%.4f ms)", r.candidates.size(),
