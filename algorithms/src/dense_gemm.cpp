@@ -71,6 +71,15 @@ inline void blas_gemm(double* c, const double* a, const double* b, int m, int n,
 }
 #endif
 
+template <class T>
+void check_inner(const DenseMatrix<T>& A, const DenseMatrix<T>& B) {
+  if (A.cols() != B.rows()) {
+    throw DimensionMismatch("gemm: A is " + std::to_string(A.rows()) + " x " +
+                            std::to_string(A.cols()) + " but B is " + std::to_string(B.rows()) +
+                            " x " + std::to_string(B.cols()));
+  }
+}
+
 }  // namespace
 
 bool gemm_uses_blas() noexcept {
@@ -83,11 +92,7 @@ bool gemm_uses_blas() noexcept {
 
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, Device device) {
-  if (A.cols() != B.rows()) {
-    throw DimensionMismatch("gemm: A is " + std::to_string(A.rows()) + " x " +
-                            std::to_string(A.cols()) + " but B is " + std::to_string(B.rows()) +
-                            " x " + std::to_string(B.cols()));
-  }
+  check_inner(A, B);
   if (resolve_device(device) == Device::Cuda) {
     // cuBLAS (ops/cuda/gemm); the result stays on the device. CPU builds: a stub that throws.
     if (C.rows() != A.rows() || C.cols() != B.cols()) C = DenseMatrix<T>(A.rows(), B.cols());
@@ -111,9 +116,26 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, D
   gemm_blocked(C.data(), A.data(), B.data(), m, n, k);
 }
 
+template <class T>
+std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
+                       Device device) {
+  if (resolve_device(device) != Device::Cuda) {
+    gemm(C, A, B, device);
+    return {};
+  }
+  check_inner(A, B);
+  if (C.rows() != A.rows() || C.cols() != B.cols()) C = DenseMatrix<T>(A.rows(), B.cols());
+  return detail::cuda::gemm_tuned(C, A, B);
+}
+
 template void gemm<float>(DenseMatrix<float>&, const DenseMatrix<float>&, const DenseMatrix<float>&,
                           Device);
 template void gemm<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
                            const DenseMatrix<double>&, Device);
+
+template std::string gemm_tuned<float>(DenseMatrix<float>&, const DenseMatrix<float>&,
+                                       const DenseMatrix<float>&, Device);
+template std::string gemm_tuned<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
+                                        const DenseMatrix<double>&, Device);
 
 }  // namespace spindle

@@ -191,6 +191,38 @@ int main(int argc, char** argv) try {
     tf32_rel = r > 0 ? std::sqrt(e / r) : std::sqrt(e);
   }
 
+  // Tuning mode (GcnOptions::tune): each aggregation's SpMM kernels timed once per width and
+  // each GEMM's cuBLAS algorithms once per shape, in a first untimed inference; the timed runs
+  // reuse the winners. Reported with its difference from the planner's FP32 result.
+  GcnOptions tuned_opt = gpu;
+  tuned_opt.tune = true;
+  tuned_opt.on_stage = [&](const GcnStage& st) {
+    if (st.tuned.empty()) return;
+    std::printf("# tuned layer %zu %s: %s\n", st.layer + 1,
+                st.kind == GcnStage::Kind::Transform ? "GEMM" : "SpMM", st.tuned.c_str());
+  };
+  GcnWorkspace<float> wst;
+  gcn_inference_normalized(A_hat, X, model, wst, tuned_opt);
+  tuned_opt.on_stage = {};
+  const Timing tt = time_runs([&] { gcn_inference_normalized(A_hat, X, model, wst, tuned_opt); }, s,
+                              warmup, reps);
+  double tuned_rel = 0;
+  {
+    const DenseMatrix<float>& tuned_out = wst.out.back();
+    const float* o = tuned_out.data();  // const access: one download
+    double e = 0, r = 0;
+    for (std::int64_t k = 0; k < out.size(); ++k) {
+      const double d = static_cast<double>(o[k]) - gpu_out[k];
+      e += d * d;
+      r += static_cast<double>(gpu_out[k]) * gpu_out[k];
+    }
+    tuned_rel = r > 0 ? std::sqrt(e / r) : std::sqrt(e);
+  }
+  std::printf(
+      "# RESULT gcn-tuned %s on %s: %.3f ms per inference (tuning mode, FP32 GEMMs; median of "
+      "%d; min %.3f); rel L2 vs the untuned result %.3g\n",
+      ng.name.c_str(), dev.c_str(), tt.median, reps, tt.min, tuned_rel);
+
   double rel = -1, cpu_ms = -1;
   if (cpu_check) {
     GcnOptions cpu;
@@ -236,12 +268,14 @@ int main(int argc, char** argv) try {
       .num("wall_ms", wall_ms)
       .num("tf32_gemm_ms_median", t32.median)
       .num("tf32_rel_diff_vs_fp32", tf32_rel)
+      .num("tuned_ms_median", tt.median)
+      .num("tuned_rel_diff_vs_fp32", tuned_rel)
       .num("normalize_ms", norm_ms)
       .num("cpu_ms", cpu_ms)
       .num("rel_diff_vs_cpu", rel);
   for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
-  return rel >= 0 && rel > 1e-4 ? 1 : 0;
+  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "spindle_bench_gcn: %s\n", e.what());
   return 1;

@@ -103,12 +103,20 @@ int run(const Input& in, const Settings& s) {
   std::printf("layers %s (%s), features %s, dense products by %s; %s\n", shape.c_str(),
               s.weights_dir ? s.weights_dir->c_str() : "Glorot-random weights",
               s.features ? s.features->c_str() : "random",
-              gemm_uses_blas() ? "BLAS" : "blocked loops", execution_text(s.ex).c_str());
+              s.ex.device == Device::Cuda ? "cuBLAS"
+              : gemm_uses_blas()          ? "BLAS"
+                                          : "blocked loops",
+              execution_text(s.ex).c_str());
 
   GcnOptions opt = s.opt;
   if (opt.tune) {
     opt.on_stage = [](const GcnStage& st) {
-      if (!st.tuned.empty()) {
+      if (st.tuned.empty()) return;
+      if (st.kind == GcnStage::Kind::Transform) {
+        std::printf("tuned GEMM, layer %zu (%lld x %lld weights): %s\n", st.layer,
+                    static_cast<long long>(st.in_width), static_cast<long long>(st.out_width),
+                    st.tuned.c_str());
+      } else {
         std::printf("tuned SpMM, layer %zu (N = %lld): %s\n", st.layer,
                     static_cast<long long>(st.out_width), st.tuned.c_str());
       }

@@ -11,9 +11,19 @@ void gemm(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix<T>&) {
   throw Unsupported("spindle was built without CUDA: gemm needs --device cpu");
 }
 
+template <class T>
+std::string gemm_tuned(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix<T>&) {
+  throw Unsupported("spindle was built without CUDA: gemm needs --device cpu");
+}
+
 template void gemm<float>(DenseMatrix<float>&, const DenseMatrix<float>&,
                           const DenseMatrix<float>&);
 template void gemm<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
                            const DenseMatrix<double>&);
+
+template std::string gemm_tuned<float>(DenseMatrix<float>&, const DenseMatrix<float>&,
+                                       const DenseMatrix<float>&);
+template std::string gemm_tuned<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
+                                        const DenseMatrix<double>&);
 
 }  // namespace spindle::detail::cuda

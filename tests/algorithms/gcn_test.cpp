@@ -290,6 +290,19 @@ TEST(Gemm, MatchesTripleLoopOnOddShapes) {
   DenseMatrix<float> C;
   EXPECT_THROW(gemm(C, DenseMatrix<float>(2, 3), DenseMatrix<float>(4, 2), Device::Cpu),
                DimensionMismatch);
+  EXPECT_THROW(gemm_tuned(C, DenseMatrix<float>(2, 3), DenseMatrix<float>(4, 2), Device::Cpu),
+               DimensionMismatch);
+}
+
+TEST(Gemm, TuningModeOnTheCpuIsThePlainProductAndReportsNothing) {
+  const auto A = random_features<double>(45, 19, 4);
+  const auto B = random_features<double>(19, 6, 5);
+  DenseMatrix<double> plain, tuned(45, 6, std::nan(""));
+  gemm(plain, A, B, Device::Cpu);
+  EXPECT_EQ(gemm_tuned(tuned, A, B, Device::Cpu), "");
+  ASSERT_EQ(tuned.rows(), 45);
+  ASSERT_EQ(tuned.cols(), 6);
+  for (std::int64_t e = 0; e < plain.size(); ++e) EXPECT_EQ(tuned.data()[e], plain.data()[e]);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 /// backend entry so host code (algorithms/src/dense_gemm.cpp) calls it without CUDA headers.
 /// CPU builds get a stub (ops/cuda_stub/gemm_stub.cpp) that throws Unsupported.
 
+#include <string>
+
 #include "spindle/dense.hpp"
 
 namespace spindle::detail::cuda {
@@ -16,5 +18,15 @@ namespace spindle::detail::cuda {
 /// @throws DeviceError (cuBLAS status), OutOfMemory.
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
+
+/// gemm() in tuning mode: the first call for a problem (type, m, n, k, TF32 setting, operand
+/// alignment) times cublas{S,D}gemm and the first 8 algorithms of cublasLt's heuristic list, all
+/// with the same compute type (FP32 stays FP32), and remembers the fastest for the process
+/// (until release_device_resources()); later calls run it without timing. Returns one line for
+/// people: "cublasLt algorithm 2: fastest of 9 candidates (3.2801 ms)", or "... (cached:
+/// nothing timed)". The result is C = A · B as with gemm().
+/// @throws DeviceError (cuBLAS status), OutOfMemory.
+template <class T>
+std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
 
 }  // namespace spindle::detail::cuda

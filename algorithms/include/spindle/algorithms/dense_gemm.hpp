@@ -4,6 +4,8 @@
 /// @brief Dense × dense product used by GCN inference, behind one swappable call (BLAS on the
 /// CPU when the build found one, a cache-blocked loop otherwise; cuBLAS on CUDA later).
 
+#include <string>
+
 #include "spindle/dense.hpp"
 #include "spindle/plan.hpp"
 
@@ -19,6 +21,16 @@ namespace spindle {
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
           Device device = Device::Auto);
+
+/// gemm() in tuning mode. On CUDA the first call for a shape times cuBLAS's default kernel and
+/// cublasLt's heuristic algorithms (the same FP32/FP64 arithmetic) and keeps the fastest for the
+/// process; later calls run it (ops/cuda/gemm/gemm.hpp). Returns that choice as one line
+/// ("cublasLt algorithm 2: fastest of 9 candidates (3.2801 ms)", "... (cached: nothing
+/// timed)"); on the CPU it is gemm() and returns an empty string.
+/// @throws as gemm(); DeviceError when a timing fails.
+template <class T>
+std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
+                       Device device = Device::Auto);
 
 /// True when gemm() on the CPU calls a BLAS library (for logs and benchmarks).
 bool gemm_uses_blas() noexcept;

@@ -46,8 +46,9 @@ struct GcnStage {
   std::int64_t out_width = 0;  ///< columns of its output
   bool bias = false;           ///< the bias is applied in this step
   bool relu = false;           ///< ReLU is applied in this step
-  /// Aggregate steps in tuning mode (GcnOptions::tune): the SpMM kernel tuning picked
-  /// (tune_summary); empty otherwise.
+  /// In tuning mode (GcnOptions::tune) on CUDA: for Aggregate steps the SpMM kernel tuning
+  /// picked (tune_summary), for Transform steps the GEMM algorithm (gemm_tuned); empty
+  /// otherwise.
   std::string tuned;
 };
 
@@ -67,8 +68,9 @@ struct GcnOptions {
   MxmKernel mxm_kernel = MxmKernel::Auto;
   /// Tuning mode (spindle/cuda/tune.hpp): before each aggregation, time the CUDA SpMM kernels
   /// once for Â at that width and run the fastest instead of the planner's pick (cached with Â:
-  /// repeated gcn_inference_normalized() calls on the same Â time nothing). Ignored on the CPU
-  /// or when mxm_kernel forces a kernel.
+  /// repeated gcn_inference_normalized() calls on the same Â time nothing; not when mxm_kernel
+  /// forces a kernel); and run each dense product through gemm_tuned (cuBLAS's algorithms timed
+  /// once per shape for the process). Ignored on the CPU.
   bool tune = false;
   /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:
   /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
