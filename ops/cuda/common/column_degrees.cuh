@@ -16,6 +16,7 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
+#include "ops/cuda/common/grid.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -23,12 +24,6 @@ namespace spindle::detail::cuda {
 /// form; a column's degree never exceeds nnz, which fits I's range).
 template <class I>
 using ColumnDegree = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
-
-/// Grid size for a grid-stride loop over n items in blocks of 256 (at most 2^20 blocks).
-inline unsigned degree_grid_for(std::int64_t n) {
-  return static_cast<unsigned>(
-      std::max<std::int64_t>(1, std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20)));
-}
 
 /// deg[col[k]] += 1 for every k (atomic adds of integers: the order does not matter).
 template <class I>
@@ -62,7 +57,7 @@ void sort_column_degrees(const I* col_idx, std::int64_t nnz, std::int64_t cols,
   if (cols <= 0) return;
   SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg, 0, static_cast<std::size_t>(cols) * sizeof(U), stream));
   if (nnz > 0) {
-    column_degree_kernel<I><<<degree_grid_for(nnz), 256, 0, stream>>>(col_idx, nnz, deg);
+    column_degree_kernel<I><<<grid_stride_blocks(nnz), 256, 0, stream>>>(col_idx, nnz, deg);
     SPINDLE_CUDA_CHECK_LAUNCH("column_degree_kernel");
   }
   const int bits = static_cast<int>(sizeof(U) * 8);
@@ -76,7 +71,7 @@ void sort_column_degrees(const I* col_idx, std::int64_t nnz, std::int64_t cols,
     return;
   }
   DeviceBuffer iota(static_cast<std::size_t>(cols) * sizeof(I), what);
-  column_iota_kernel<I><<<degree_grid_for(cols), 256, 0, stream>>>(cols, iota.as<I>());
+  column_iota_kernel<I><<<grid_stride_blocks(cols), 256, 0, stream>>>(cols, iota.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("column_iota_kernel");
   SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
       nullptr, temp_bytes, deg, sorted, iota.as<const I>(), ids, cols, 0, bits, stream));

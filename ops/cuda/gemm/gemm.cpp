@@ -16,12 +16,14 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -30,6 +32,7 @@
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
+#include "engine/src/cuda/timing.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -121,10 +124,10 @@ constexpr int kTimedRuns = 3;
 struct LtProblem {
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t lb = nullptr, la = nullptr, lc = nullptr;
-  LtProblem(cudaDataType_t type, cublasComputeType_t compute, cudaDataType_t scale, int m, int n,
-            int k) {
+  /// type: the data and scale type; compute: the arithmetic (FP32, TF32 or FP64).
+  LtProblem(cudaDataType_t type, cublasComputeType_t compute, int m, int n, int k) {
     try {
-      SPINDLE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op, compute, scale));
+      SPINDLE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op, compute, type));
       SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb, type, n, k, n));  // Bᵀ: n x k
       SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la, type, k, m, k));  // Aᵀ: k x m
       SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lc, type, n, m, n));  // Cᵀ: n x m
@@ -146,18 +149,33 @@ struct LtProblem {
   }
 };
 
+/// A cublasLt matmul preference, freed on scope exit.
+struct LtPreference {
+  cublasLtMatmulPreference_t p = nullptr;
+  LtPreference() { SPINDLE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&p)); }
+  ~LtPreference() {
+    if (p != nullptr) cublasLtMatmulPreferenceDestroy(p);
+  }
+  LtPreference(const LtPreference&) = delete;
+  LtPreference& operator=(const LtPreference&) = delete;
+  template <class V>
+  void set(cublasLtMatmulPreferenceAttributes_t attr, const V& v) {
+    SPINDLE_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(p, attr, &v, sizeof v));
+  }
+};
+
 template <class T>
 struct Types;
 template <>
 struct Types<float> {
-  static constexpr cudaDataType_t data = CUDA_R_32F;
+  static constexpr cudaDataType_t data = CUDA_R_32F;  // also the scale type (alpha, beta)
   static cublasComputeType_t compute(bool tf32) {
     return tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   }
 };
 template <>
 struct Types<double> {
-  static constexpr cudaDataType_t data = CUDA_R_64F;
+  static constexpr cudaDataType_t data = CUDA_R_64F;  // also the scale type
   static cublasComputeType_t compute(bool) { return CUBLAS_COMPUTE_64F; }
 };
 
@@ -187,107 +205,103 @@ cublasStatus_t run_lt(const LtProblem& p, const cublasLtMatmulAlgo_t& algo, void
                         ws, ws_bytes, context().stream);
 }
 
-/// Two CUDA events, destroyed on scope exit.
-struct EventPair {
-  cudaEvent_t e0 = nullptr, e1 = nullptr;
-  EventPair() {
-    SPINDLE_CUDA_CHECK(cudaEventCreate(&e0));
-    const cudaError_t st = cudaEventCreate(&e1);
-    if (st != cudaSuccess) {
-      cudaEventDestroy(e0);  // the destructor does not run when the constructor throws
-      SPINDLE_CUDA_CHECK(st);
-    }
-  }
-  ~EventPair() {
-    if (e0 != nullptr) cudaEventDestroy(e0);
-    if (e1 != nullptr) cudaEventDestroy(e1);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-};
-
-/// Median milliseconds of kTimedRuns runs of f after one untimed run; a negative value when f
-/// reports an error (the candidate is skipped).
+/// Median milliseconds of kTimedRuns back-to-back runs of f after one untimed run (engine
+/// timing: device time, not the host's launch gaps); nullopt with the status in *failed when f
+/// reports an error.
 template <class F>
-double time_candidate(F&& f) {
-  const cudaStream_t s = context().stream;
-  if (f() != CUBLAS_STATUS_SUCCESS) return -1.0;
-  EventPair ev;
-  std::vector<float> ms;
-  for (int r = 0; r < kTimedRuns; ++r) {
-    SPINDLE_CUDA_CHECK(cudaEventRecord(ev.e0, s));
-    if (f() != CUBLAS_STATUS_SUCCESS) return -1.0;
-    SPINDLE_CUDA_CHECK(cudaEventRecord(ev.e1, s));
-    SPINDLE_CUDA_CHECK(cudaEventSynchronize(ev.e1));
-    float t = 0.0f;
-    SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&t, ev.e0, ev.e1));
-    ms.push_back(t);
+std::optional<double> time_candidate(F&& f, cublasStatus_t* failed) {
+  cublasStatus_t st = f();
+  if (st == CUBLAS_STATUS_SUCCESS) {
+    const std::vector<float> ms = time_runs(
+        [&] {
+          const cublasStatus_t r = f();
+          if (r != CUBLAS_STATUS_SUCCESS) st = r;
+        },
+        0, kTimedRuns);
+    if (st == CUBLAS_STATUS_SUCCESS) return median(ms);
   }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  *failed = st;
+  return std::nullopt;
+}
+
+/// cublasLt's heuristic list for the problem (at most kLtCandidates; empty when cublasLt has no
+/// algorithm for it), for operands of the given pointers' alignments.
+template <class T>
+std::vector<cublasLtMatmulHeuristicResult_t> lt_heuristics(const LtProblem& p, const T* a,
+                                                           const T* b, const T* c) {
+  const cublasLtHandle_t lt = lt_handle();
+  LtPreference pref;
+  pref.set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, kLtMaxWorkspace);
+  pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, alignment_of(b));  // cublasLt's A is Bᵀ
+  pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, alignment_of(a));
+  pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, alignment_of(c));
+  pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, alignment_of(c));
+  std::vector<cublasLtMatmulHeuristicResult_t> res(kLtCandidates);
+  int found = 0;
+  const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt, p.op, p.lb, p.la, p.lc, p.lc, pref.p,
+                                                           kLtCandidates, res.data(), &found);
+  if (st == CUBLAS_STATUS_NOT_SUPPORTED) return {};
+  SPINDLE_CUBLAS_CHECK(st);
+  res.resize(static_cast<std::size_t>(std::max(found, 0)));
+  return res;
 }
 
 /// Times the default path and cublasLt's heuristic algorithms for this problem (results land in
-/// c; the caller runs the winner once more).
+/// c; the caller runs the winner once more). Candidates that fail or find no room for their
+/// workspace are skipped; the default path must work.
 template <class T>
 Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32) {
   Winner best;
+  cublasStatus_t failed = CUBLAS_STATUS_SUCCESS;
+  const std::optional<double> base =
+      time_candidate([&] { return run_default<T>(m, n, k, a, b, c, tf32); }, &failed);
+  if (!base) SPINDLE_CUBLAS_CHECK(failed);
+  best.ms = *base;
   best.candidates = 1;
-  best.ms = time_candidate([&] { return run_default<T>(m, n, k, a, b, c, tf32); });
-  if (best.ms < 0) {
-    SPINDLE_CUBLAS_CHECK(run_default<T>(m, n, k, a, b, c, tf32));  // throws with the status
-  }
-  const cudaDataType_t scale = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
-  LtProblem p(Types<T>::data, Types<T>::compute(tf32), scale, m, n, k);
-  cublasLtMatmulPreference_t pref = nullptr;
-  SPINDLE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
-  std::vector<cublasLtMatmulHeuristicResult_t> res(kLtCandidates);
-  int found = 0;
-  const std::uint32_t al_a = alignment_of(b), al_b = alignment_of(a), al_c = alignment_of(c);
-  const cublasStatus_t st = [&] {
-    cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(
-        pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &kLtMaxWorkspace, sizeof kLtMaxWorkspace);
-    if (s == CUBLAS_STATUS_SUCCESS) {
-      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
-                                               &al_a, sizeof al_a);
-    }
-    if (s == CUBLAS_STATUS_SUCCESS) {
-      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-                                               &al_b, sizeof al_b);
-    }
-    if (s == CUBLAS_STATUS_SUCCESS) {
-      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
-                                               &al_c, sizeof al_c);
-    }
-    if (s == CUBLAS_STATUS_SUCCESS) {
-      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
-                                               &al_c, sizeof al_c);
-    }
-    if (s == CUBLAS_STATUS_SUCCESS) {
-      s = cublasLtMatmulAlgoGetHeuristic(lt_handle(), p.op, p.lb, p.la, p.lc, p.lc, pref,
-                                         kLtCandidates, res.data(), &found);
-    }
-    return s;
-  }();
-  cublasLtMatmulPreferenceDestroy(pref);
-  // No heuristic result (CUBLAS_STATUS_NOT_SUPPORTED for this shape): the default path stays.
-  if (st != CUBLAS_STATUS_SUCCESS) return best;
-  for (int i = 0; i < found; ++i) {
+  LtProblem p(Types<T>::data, Types<T>::compute(tf32), m, n, k);
+  const auto res = lt_heuristics<T>(p, a, b, c);
+  for (std::size_t i = 0; i < res.size(); ++i) {
     if (res[i].state != CUBLAS_STATUS_SUCCESS) continue;
     const std::size_t ws_bytes = res[i].workspaceSize;
-    DeviceBuffer ws(std::max<std::size_t>(ws_bytes, 1), "gemm tuning workspace");
-    const double ms =
-        time_candidate([&] { return run_lt<T>(p, res[i].algo, ws.get(), ws_bytes, a, b, c); });
+    std::optional<double> ms;
+    try {
+      DeviceBuffer ws(std::max<std::size_t>(ws_bytes, 1), "gemm tuning workspace");
+      ms = time_candidate([&] { return run_lt<T>(p, res[i].algo, ws.get(), ws_bytes, a, b, c); },
+                          &failed);
+    } catch (const OutOfMemory&) {
+      continue;  // no room for this algorithm's workspace: the others still compete
+    }
+    if (!ms) continue;
     ++best.candidates;
-    if (ms >= 0 && ms < best.ms) {
+    if (*ms < best.ms) {
       best.lt = true;
       best.algo = res[i].algo;
       best.workspace = ws_bytes;
-      best.index = i;
-      best.ms = ms;
+      best.index = static_cast<int>(i);
+      best.ms = *ms;
     }
   }
   return best;
+}
+
+std::atomic<int> g_force_lt{-1};
+
+/// The test hook's path: runs the index-th algorithm of cublasLt's heuristic list, untimed.
+template <class T>
+std::string run_forced_lt(int index, int m, int n, int k, const T* a, const T* b, T* c, bool tf32) {
+  LtProblem p(Types<T>::data, Types<T>::compute(tf32), m, n, k);
+  const auto res = lt_heuristics<T>(p, a, b, c);
+  if (index >= static_cast<int>(res.size())) {
+    throw InvalidArgument("gemm: debug_gemm_force_lt(" + std::to_string(index) +
+                          "): cublasLt has " + std::to_string(res.size()) +
+                          " algorithms for this problem");
+  }
+  const auto& r = res[static_cast<std::size_t>(index)];
+  SPINDLE_CUBLAS_CHECK(r.state);
+  DeviceBuffer ws(std::max<std::size_t>(r.workspaceSize, 1), "gemm workspace");
+  SPINDLE_CUBLAS_CHECK(run_lt<T>(p, r.algo, ws.get(), r.workspaceSize, a, b, c));
+  return "cublasLt algorithm " + std::to_string(index + 1) + " of " + std::to_string(res.size()) +
+         " (forced by debug_gemm_force_lt)";
 }
 
 template <class T>
@@ -318,13 +332,17 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
                         alignment_of(a),
                         alignment_of(b),
                         alignment_of(c)};
+    if (const int forced = g_force_lt.load(); forced >= 0) {
+      summary = run_forced_lt<T>(forced, m, n, k, a, b, c, tf32);
+      mark_written(C);
+      return summary;
+    }
     auto it = g_winners.find(key);
     const bool cached = it != g_winners.end();
     if (!cached) it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, c, tf32)).first;
     const Winner& w = it->second;
     if (w.lt) {
-      const cudaDataType_t scale = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
-      LtProblem p(Types<T>::data, Types<T>::compute(tf32), scale, m, n, k);
+      LtProblem p(Types<T>::data, Types<T>::compute(tf32), m, n, k);
       DeviceBuffer ws(std::max<std::size_t>(w.workspace, 1), "gemm workspace");
       SPINDLE_CUBLAS_CHECK(run_lt<T>(p, w.algo, ws.get(), w.workspace, a, b, c));
     } else {
@@ -352,6 +370,8 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
 }
 
 }  // namespace
+
+void debug_gemm_force_lt(int index) noexcept { g_force_lt.store(index >= 0 ? index : -1); }
 
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B) {

@@ -24,9 +24,15 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
 /// with the same compute type (FP32 stays FP32), and remembers the fastest for the process
 /// (until release_device_resources()); later calls run it without timing. Returns one line for
 /// people: "cublasLt algorithm 2: fastest of 9 candidates (3.2801 ms)", or "... (cached:
-/// nothing timed)". The result is C = A · B as with gemm().
-/// @throws DeviceError (cuBLAS status), OutOfMemory.
+/// nothing timed)"; "nothing to tune (...)" for an empty product or k = 0. A candidate that fails
+/// or finds no room for its workspace is skipped. The result is C = A · B as with gemm().
+/// @throws DeviceError (cuBLAS status, also when the default path fails), OutOfMemory.
 template <class T>
 std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
+
+/// Test hook: with index >= 0, gemm_tuned times nothing and runs the index-th algorithm (0-based)
+/// of cublasLt's heuristic list, so tests can check every candidate's result (InvalidArgument
+/// when the list is shorter); -1 restores tuning. Process-wide; not for production use.
+void debug_gemm_force_lt(int index) noexcept;
 
 }  // namespace spindle::detail::cuda

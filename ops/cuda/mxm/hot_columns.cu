@@ -21,10 +21,6 @@ namespace {
 std::atomic<std::int64_t> g_hint_budget{0};
 std::atomic<bool> g_no_room{false};
 
-unsigned grid_for(std::int64_t n) {
-  return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20));
-}
-
 /// out[k] = col[k] with class (deg > t1) + (deg > t2) + (deg > t3) in its top two bits. t1 <= t2
 /// <= t3, so the classes nest; a threshold of -1 (fewer columns than the class holds) takes all.
 template <class I, class U>
@@ -89,10 +85,10 @@ void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, 
   for (int c = 1; c <= 3; ++c) {
     if (spmm_hot_count(budget, c) < cols) t[c - 1] = static_cast<std::int64_t>(v[c - 1]);
   }
-  hot_flag_kernel<I, U><<<grid_for(nnz), 256, 0, stream>>>(col_idx, nnz, deg.as<const U>(), t[0],
-                                                           t[1], t[2], s->col.as<I>());
+  hot_flag_kernel<I, U><<<grid_stride_blocks(nnz), 256, 0, stream>>>(
+      col_idx, nnz, deg.as<const U>(), t[0], t[1], t[2], s->col.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("hot_flag_kernel");
-  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // deg, sorted and temp die here
+  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // deg and sorted die here
 }
 
 }  // namespace

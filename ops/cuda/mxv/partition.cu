@@ -143,10 +143,6 @@ __global__ void relabel_columns_kernel(const I* col, std::int64_t nnz, const I* 
   }
 }
 
-unsigned grid_for(std::int64_t n) {
-  return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 20));
-}
-
 }  // namespace
 
 template <class I, class V>
@@ -175,14 +171,14 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
       sort_column_degrees<I>(d.col_idx, nnz, cols, deg.as<ColumnDegree<I>>(),
                              deg_sorted.as<ColumnDegree<I>>(), s->b.as<I>(), "mxv column relabel",
                              st);
-      relabel_invert_kernel<<<grid_for(cols), 256, 0, st>>>(
+      relabel_invert_kernel<<<grid_stride_blocks(cols), 256, 0, st>>>(
           s->b.as<const I>(), deg_sorted.as<const ColumnDegree<I>>(), cols, inv.as<I>(),
           used.as<std::int64_t>());
       SPINDLE_CUDA_CHECK_LAUNCH("relabel_invert_kernel");
     }
     if (nnz > 0) {
-      relabel_columns_kernel<<<grid_for(nnz), 256, 0, st>>>(d.col_idx, nnz, inv.as<const I>(),
-                                                            s->a.as<I>());
+      relabel_columns_kernel<<<grid_stride_blocks(nnz), 256, 0, st>>>(
+          d.col_idx, nnz, inv.as<const I>(), s->a.as<I>());
       SPINDLE_CUDA_CHECK_LAUNCH("relabel_columns_kernel");
     }
     std::int64_t used_host = 0;

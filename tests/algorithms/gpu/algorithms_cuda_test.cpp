@@ -6,12 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -181,64 +179,6 @@ TEST(AlgorithmsCuda, GcnMatchesCpu) {
     EXPECT_TRUE(t.find("fastest of") != std::string::npos || t.find("cached") != std::string::npos)
         << t;
   }
-}
-
-// gemm_tuned against a naive product in double precision: the first call for a shape times the
-// candidates, the second runs the remembered winner; both results match, float and double, on
-// shapes that are not multiples of anything (and k = 0, m = 0).
-template <class T>
-void check_tuned_gemm(double tol) {
-  for (auto [m, k, n] : std::vector<std::array<std::int64_t, 3>>{
-           {2000, 128, 128}, {1001, 33, 7}, {3, 1, 5}, {64, 0, 4}, {0, 8, 8}, {4097, 128, 32}}) {
-    const auto A = random_features<T>(m, k, m + 2 * k);
-    const auto B = random_features<T>(k, n, k + 3 * n);
-    std::vector<double> ref(static_cast<std::size_t>(m * n), 0.0);
-    double scale = 1e-30;
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        double s = 0.0, a = 0.0;
-        for (std::int64_t t = 0; t < k; ++t) {
-          s += double(A(i, t)) * double(B(t, j));
-          a += std::fabs(double(A(i, t)) * double(B(t, j)));
-        }
-        ref[static_cast<std::size_t>(i * n + j)] = s;
-        scale = std::max(scale, a);
-      }
-    for (int call = 0; call < 2; ++call) {
-      DenseMatrix<T> C(m, n, std::numeric_limits<T>::quiet_NaN());
-      const std::string summary = gemm_tuned(C, A, B, Device::Cuda);
-      const std::string shape = std::to_string(m) + "x" + std::to_string(k) + "x" +
-                                std::to_string(n) + " call " + std::to_string(call) + ": " +
-                                summary;
-      ASSERT_EQ(C.rows(), m) << shape;
-      ASSERT_EQ(C.cols(), n) << shape;
-      if (m == 0) {
-        EXPECT_NE(summary.find("nothing to tune"), std::string::npos) << shape;
-      } else if (k == 0) {
-        EXPECT_NE(summary.find("nothing to tune"), std::string::npos) << shape;
-      } else if (call == 1) {
-        EXPECT_NE(summary.find("(cached: nothing timed)"), std::string::npos) << shape;
-      } else {
-        // The first call of this process for the shape, unless the test is repeated.
-        EXPECT_TRUE(summary.find("fastest of") != std::string::npos ||
-                    summary.find("cached") != std::string::npos)
-            << shape;
-      }
-      const DenseMatrix<T>& Cc = C;
-      double worst = 0.0;
-      for (std::int64_t e = 0; e < m * n; ++e) {
-        const double d = std::fabs(double(Cc.data()[e]) - ref[static_cast<std::size_t>(e)]);
-        worst = std::isnan(d) ? 1e300 : std::max(worst, d);
-      }
-      EXPECT_LE(worst, tol * scale) << shape;
-    }
-  }
-}
-
-TEST(AlgorithmsCuda, TunedGemmMatchesANaiveProductAndRemembersItsWinner) {
-  SPINDLE_REQUIRE_CUDA();
-  check_tuned_gemm<float>(1e-5);
-  check_tuned_gemm<double>(1e-12);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 #pragma once
 /// @file dense_gemm.hpp
 /// @brief Dense × dense product used by GCN inference, behind one swappable call (BLAS on the
-/// CPU when the build found one, a cache-blocked loop otherwise; cuBLAS on CUDA later).
+/// CPU when the build found one, a cache-blocked loop otherwise; cuBLAS on CUDA, the result left
+/// on the device).
 
 #include <string>
 
@@ -16,8 +17,8 @@ namespace spindle {
 /// loop (each C element is summed by one thread in a fixed order, so it is deterministic for any
 /// thread count). k = 0 gives zeros.
 /// @param device  Auto resolves as everywhere (executor.hpp)
-/// @throws DimensionMismatch when A.cols() != B.rows(); Unsupported for Device::Cuda until the
-///         CUDA backend provides it (or in a build without CUDA).
+/// @throws DimensionMismatch when A.cols() != B.rows(); Unsupported for Device::Cuda in a build
+///         without CUDA; DeviceError (cuBLAS status) and OutOfMemory on CUDA.
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
           Device device = Device::Auto);
@@ -26,8 +27,9 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
 /// cublasLt's heuristic algorithms (the same FP32/FP64 arithmetic) and keeps the fastest for the
 /// process; later calls run it (ops/cuda/gemm/gemm.hpp). Returns that choice as one line
 /// ("cublasLt algorithm 2: fastest of 9 candidates (3.2801 ms)", "... (cached: nothing
-/// timed)"); on the CPU it is gemm() and returns an empty string.
-/// @throws as gemm(); DeviceError when a timing fails.
+/// timed)", "nothing to tune (...)" for an empty product or k = 0); on the CPU it is gemm() and
+/// returns an empty string. Candidates that fail or lack room for their workspace are skipped.
+/// @throws as gemm().
 template <class T>
 std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
                        Device device = Device::Auto);
