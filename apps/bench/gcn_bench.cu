@@ -38,6 +38,17 @@ void write_raw(const std::string& path, const std::vector<I>& v) {
   if (!f) throw Error("cannot write " + path);
 }
 
+/// ||got - ref|| / ||ref|| (the plain norm of got - ref when ref is all zeros).
+double rel_l2(const float* got, const float* ref, std::int64_t n) {
+  double e = 0, r = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double d = static_cast<double>(got[k]) - ref[k];
+    e += d * d;
+    r += static_cast<double>(ref[k]) * ref[k];
+  }
+  return r > 0 ? std::sqrt(e / r) : std::sqrt(e);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -180,16 +191,7 @@ int main(int argc, char** argv) try {
   unsetenv("SPINDLE_GEMM_TF32");
   const DenseMatrix<float>& out32 = ws32.out.back();
   const float* tf32_out = out32.data();
-  double tf32_rel = 0;
-  {
-    double e = 0, r = 0;
-    for (std::int64_t k = 0; k < out.size(); ++k) {
-      const double d = static_cast<double>(tf32_out[k]) - gpu_out[k];
-      e += d * d;
-      r += static_cast<double>(gpu_out[k]) * gpu_out[k];
-    }
-    tf32_rel = r > 0 ? std::sqrt(e / r) : std::sqrt(e);
-  }
+  const double tf32_rel = rel_l2(tf32_out, gpu_out, out.size());
 
   // Tuning mode (GcnOptions::tune): each aggregation's SpMM kernels timed once per width and
   // each GEMM's cuBLAS algorithms once per shape, in a first untimed inference; the timed runs
@@ -206,18 +208,8 @@ int main(int argc, char** argv) try {
   tuned_opt.on_stage = {};
   const Timing tt = time_runs([&] { gcn_inference_normalized(A_hat, X, model, wst, tuned_opt); }, s,
                               warmup, reps);
-  double tuned_rel = 0;
-  {
-    const DenseMatrix<float>& tuned_out = wst.out.back();
-    const float* o = tuned_out.data();  // const access: one download
-    double e = 0, r = 0;
-    for (std::int64_t k = 0; k < out.size(); ++k) {
-      const double d = static_cast<double>(o[k]) - gpu_out[k];
-      e += d * d;
-      r += static_cast<double>(gpu_out[k]) * gpu_out[k];
-    }
-    tuned_rel = r > 0 ? std::sqrt(e / r) : std::sqrt(e);
-  }
+  const DenseMatrix<float>& tuned_out = wst.out.back();
+  const double tuned_rel = rel_l2(tuned_out.data(), gpu_out, out.size());  // const: one download
   std::printf(
       "# RESULT gcn-tuned %s on %s: %.3f ms per inference (tuning mode, FP32 GEMMs; median of "
       "%d; min %.3f); rel L2 vs the untuned result %.3g\n",
@@ -231,13 +223,7 @@ int main(int argc, char** argv) try {
     const DenseMatrix<float> ref = gcn_inference_normalized(A_hat, X, model, cpu);
     cpu_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    double e = 0, r = 0;
-    for (std::int64_t k = 0; k < ref.size(); ++k) {
-      const double d = static_cast<double>(gpu_out[k]) - ref.data()[k];
-      e += d * d;
-      r += static_cast<double>(ref.data()[k]) * ref.data()[k];
-    }
-    rel = r > 0 ? std::sqrt(e / r) : std::sqrt(e);
+    rel = rel_l2(gpu_out, ref.data(), ref.size());
   }
   std::printf(
       "# RESULT gcn %s on %s: %.3f ms per inference (FP32 GEMMs; median of %d, CUDA "
