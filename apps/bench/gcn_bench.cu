@@ -71,9 +71,9 @@ int main(int argc, char** argv) try {
       layers.clear();
       for (const auto& w : split(value())) layers.push_back(std::stoll(w));
     } else if (a == "--reps") {
-      reps = std::stoi(value());
+      reps = std::max(1, std::stoi(value()));
     } else if (a == "--warmup") {
-      warmup = std::stoi(value());
+      warmup = std::max(0, std::stoi(value()));
     } else if (a == "--export") {
       export_dir = value();
     } else if (a == "--no-cpu-check") {

@@ -2,7 +2,8 @@
 #pragma once
 // Shared harness of the GPU benchmarks (spindle_bench_mxm / _sddmm / _gcn): the graph suite
 // (generated R-MAT / uniform and files), device-side random fill, poisoning and comparison,
-// CUDA-event timing (median of many runs after warm-up) and a small JSON writer.
+// CUDA-event timing through the engine's time_runs (median of many back-to-back runs after
+// warm-up: device time) and a small JSON writer.
 
 #include <cuda_runtime.h>
 
@@ -20,6 +21,7 @@
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "engine/src/cuda/timing.hpp"
 #include "ops/cuda/mxm/spmm_args.cuh"
 #include "ops/cuda/mxm/spmm_common.cuh"
 #include "spindle/coo_builder.hpp"
@@ -236,24 +238,18 @@ struct Timing {
   std::vector<float> all;
 };
 
-/// Median (and min) of `reps` CUDA-event-timed runs of f on stream s after `warmup` runs.
+/// Median (and min) of `reps` CUDA-event-timed runs of f after `warmup` runs, through the
+/// engine's timing (engine/src/cuda/timing.hpp), the same as the mxv benchmark and tuning mode:
+/// the runs are enqueued behind a short spin kernel and execute back to back, so each event pair
+/// measures device time, not the host's work per call (planning, lookups, launch), which would
+/// otherwise decide the figure for kernels of a few microseconds. f must only enqueue work on s,
+/// the context's stream.
 inline Timing time_runs(const std::function<void()>& f, cudaStream_t s, int warmup, int reps) {
-  for (int i = 0; i < warmup; ++i) f();
-  cudaEvent_t e0, e1;
-  SPINDLE_CUDA_CHECK(cudaEventCreate(&e0));
-  SPINDLE_CUDA_CHECK(cudaEventCreate(&e1));
-  Timing t;
-  for (int i = 0; i < reps; ++i) {
-    SPINDLE_CUDA_CHECK(cudaEventRecord(e0, s));
-    f();
-    SPINDLE_CUDA_CHECK(cudaEventRecord(e1, s));
-    SPINDLE_CUDA_CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t.all.push_back(ms);
+  if (s != detail::cuda::context().stream) {
+    throw Error("bench time_runs: the timed work must run on the context's stream");
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  Timing t;
+  t.all = detail::cuda::time_runs(f, warmup, reps);
   std::vector<float> v = t.all;
   std::sort(v.begin(), v.end());
   t.median = v[v.size() / 2];
