@@ -164,6 +164,18 @@ TEST(MxmCudaApi, TuningCachesOneWinnerPerWidthAndLaterCallsStillMatchCpu) {
   EXPECT_TRUE(first.best.tuned);
   EXPECT_FALSE(first.from_cache);
   EXPECT_GE(first.candidates.size(), 3u);
+  // Every candidate was timed (device time, > 0) and the winner is the fastest of them.
+  auto fastest = [](const TuneResult& r) {
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+      EXPECT_GT(r.candidates[i].second, 0.0) << i;
+      if (r.candidates[i].second < r.candidates[best].second) best = i;
+    }
+    return r.candidates[best].first;
+  };
+  const Plan quickest = fastest(first);
+  EXPECT_EQ(first.best.mxm, quickest.mxm);
+  EXPECT_EQ(to_string(first.best.params), to_string(quickest.params));
   const TuneResult again = tune_mxm<semiring::plus_times<float>>(A, 33);
   EXPECT_TRUE(again.from_cache);
   EXPECT_EQ(again.best.mxm, first.best.mxm);
@@ -177,6 +189,7 @@ TEST(MxmCudaApi, TuningCachesOneWinnerPerWidthAndLaterCallsStillMatchCpu) {
   const TuneResult sd = tune_sddmm<semiring::plus_times<float>>(A, 32);
   EXPECT_TRUE(sd.best.tuned);
   EXPECT_EQ(sd.candidates.size(), 3u);
+  EXPECT_EQ(sd.best.sddmm, fastest(sd).sddmm);
   const DenseMatrix<float> X = random_dense<float>(A.rows(), 32, 1);
   const DenseMatrix<float> Y = random_dense<float>(A.cols(), 32, 2);
   std::vector<float> o_gpu, o_cpu;

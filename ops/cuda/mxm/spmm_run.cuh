@@ -498,7 +498,7 @@ std::vector<std::pair<Plan, double>> time_spmm_candidates(
     cudaStream_t stream, int reps) {
   std::vector<std::pair<Plan, double>> out;
   for (const Plan& p : spmm_tuning_candidates(planned, a.n, static_cast<std::int64_t>(G.nnz()))) {
-    out.emplace_back(p, median_ms([&] { run_spmm<S>(p, a, G, stream); }, stream, reps));
+    out.emplace_back(p, median_ms([&] { run_spmm<S>(p, a, G, stream); }, reps));
   }
   return out;
 }

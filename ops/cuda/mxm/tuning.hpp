@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/src/cuda/cuda_check.hpp"
+#include "engine/src/cuda/timing.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/plan.hpp"
 #include "spindle/semiring.hpp"
@@ -60,29 +61,13 @@ void store_tuned(const Graph<I, V>& G, const std::string& key, const Plan& p) {
   slot.plans[key] = p;
 }
 
-/// Median milliseconds of `reps` CUDA-event-timed calls of f after one untimed call (which
-/// builds cached partitions / reorderings).
+/// Median milliseconds of `reps` back-to-back calls of f after one untimed call (which builds
+/// cached partitions / reorderings), timed by the engine's time_runs: device time only, so
+/// that the host's planning and launch work does not decide between kernels of a few
+/// microseconds (as the benchmarks time them). f must enqueue on context().stream.
 template <class F>
-double median_ms(F&& f, cudaStream_t stream, int reps) {
-  f();
-  cudaEvent_t e0 = nullptr;
-  cudaEvent_t e1 = nullptr;
-  SPINDLE_CUDA_CHECK(cudaEventCreate(&e0));
-  SPINDLE_CUDA_CHECK(cudaEventCreate(&e1));
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    SPINDLE_CUDA_CHECK(cudaEventRecord(e0, stream));
-    f();
-    SPINDLE_CUDA_CHECK(cudaEventRecord(e1, stream));
-    SPINDLE_CUDA_CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return static_cast<double>(t[t.size() / 2]);
+double median_ms(F&& f, int reps) {
+  return median(time_runs(std::forward<F>(f), 1, reps));
 }
 
 /// The fastest of timed candidates as a tuned Plan whose reason lists every time.

@@ -124,7 +124,7 @@ TuneResult tune_sddmm_impl(const Graph<I, V>& S, std::int64_t k, const TuneOptio
       p.sddmm = kk;
       p.params = LaunchParams{};
       r.candidates.emplace_back(
-          p, median_ms([&] { run_sddmm<Sr>(p, a, structure, S, ctx.stream); }, ctx.stream, reps));
+          p, median_ms([&] { run_sddmm<Sr>(p, a, structure, S, ctx.stream); }, reps));
     }
   };
   if constexpr (is_pattern_v<V>) {

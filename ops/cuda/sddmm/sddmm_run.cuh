@@ -90,8 +90,7 @@ Plan tune_sddmm(const Plan& planned, const SddmmArgs<I, VV, typename S::value_ty
     Plan p = planned;
     p.sddmm = k;
     p.params = LaunchParams{};
-    timed.emplace_back(p,
-                       median_ms([&] { run_sddmm<S>(p, a, structure, G, stream); }, stream, reps));
+    timed.emplace_back(p, median_ms([&] { run_sddmm<S>(p, a, structure, G, stream); }, reps));
   }
   return pick_tuned(std::move(timed), "on this graph for K = " + std::to_string(a.k),
                     [](const Plan& p) { return std::string(to_string(p.sddmm)); });
