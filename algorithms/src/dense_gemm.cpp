@@ -71,6 +71,12 @@ inline void blas_gemm(double* c, const double* a, const double* b, int m, int n,
 }
 #endif
 
+/// C sized m x n (reallocated only when its shape differs).
+template <class T>
+void size_output(DenseMatrix<T>& C, std::int64_t m, std::int64_t n) {
+  if (C.rows() != m || C.cols() != n) C = DenseMatrix<T>(m, n);
+}
+
 template <class T>
 void check_inner(const DenseMatrix<T>& A, const DenseMatrix<T>& B) {
   if (A.cols() != B.rows()) {
@@ -95,12 +101,12 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, D
   check_inner(A, B);
   if (resolve_device(device) == Device::Cuda) {
     // cuBLAS (ops/cuda/gemm); the result stays on the device. CPU builds: a stub that throws.
-    if (C.rows() != A.rows() || C.cols() != B.cols()) C = DenseMatrix<T>(A.rows(), B.cols());
+    size_output(C, A.rows(), B.cols());
     detail::cuda::gemm(C, A, B);
     return;
   }
   const std::int64_t m = A.rows(), n = B.cols(), k = A.cols();
-  if (C.rows() != m || C.cols() != n) C = DenseMatrix<T>(m, n);
+  size_output(C, m, n);
   if (m == 0 || n == 0) return;
   if (k == 0) {
     std::fill(C.data(), C.data() + m * n, T(0));
@@ -124,7 +130,7 @@ std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMa
     return {};
   }
   check_inner(A, B);
-  if (C.rows() != A.rows() || C.cols() != B.cols()) C = DenseMatrix<T>(A.rows(), B.cols());
+  size_output(C, A.rows(), B.cols());
   return detail::cuda::gemm_tuned(C, A, B);
 }
 

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -44,9 +45,41 @@ namespace {
 cublasHandle_t g_handle = nullptr;
 cublasLtHandle_t g_lt = nullptr;
 
+/// The cublasLt descriptors of one problem (Cᵀ = Bᵀ·Aᵀ, column-major), freed on scope exit.
+struct LtProblem {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t lb = nullptr, la = nullptr, lc = nullptr;
+  /// type: the data and scale type; compute: the arithmetic (FP32, TF32 or FP64).
+  LtProblem(cudaDataType_t type, cublasComputeType_t compute, int m, int n, int k) {
+    try {
+      SPINDLE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op, compute, type));
+      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb, type, n, k, n));  // Bᵀ: n x k
+      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la, type, k, m, k));  // Aᵀ: k x m
+      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lc, type, n, m, n));  // Cᵀ: n x m
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~LtProblem() { release(); }
+  LtProblem(const LtProblem&) = delete;
+  LtProblem& operator=(const LtProblem&) = delete;
+  void release() noexcept {
+    if (lc != nullptr) cublasLtMatrixLayoutDestroy(lc);
+    if (la != nullptr) cublasLtMatrixLayoutDestroy(la);
+    if (lb != nullptr) cublasLtMatrixLayoutDestroy(lb);
+    if (op != nullptr) cublasLtMatmulDescDestroy(op);
+    lc = la = lb = nullptr;
+    op = nullptr;
+  }
+};
+
 /// Tuning winners per problem, kept for the process (cleared with the handles).
 struct Winner {
   bool lt = false;  ///< false: the cublas{S,D}gemm default path
+  /// The cublasLt winner's descriptors, made once when it was tuned and reused by every later
+  /// call of the same problem.
+  std::shared_ptr<const LtProblem> problem;
   cublasLtMatmulAlgo_t algo{};
   std::size_t workspace = 0;
   int index = 0;       ///< position in cublasLt's heuristic list
@@ -119,35 +152,6 @@ std::uint32_t alignment_of(const void* p) {
 constexpr int kLtCandidates = 8;
 constexpr std::size_t kLtMaxWorkspace = std::size_t{64} << 20;
 constexpr int kTimedRuns = 3;
-
-/// The cublasLt descriptors of one problem (Cᵀ = Bᵀ·Aᵀ, column-major), freed on scope exit.
-struct LtProblem {
-  cublasLtMatmulDesc_t op = nullptr;
-  cublasLtMatrixLayout_t lb = nullptr, la = nullptr, lc = nullptr;
-  /// type: the data and scale type; compute: the arithmetic (FP32, TF32 or FP64).
-  LtProblem(cudaDataType_t type, cublasComputeType_t compute, int m, int n, int k) {
-    try {
-      SPINDLE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op, compute, type));
-      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb, type, n, k, n));  // Bᵀ: n x k
-      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la, type, k, m, k));  // Aᵀ: k x m
-      SPINDLE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lc, type, n, m, n));  // Cᵀ: n x m
-    } catch (...) {
-      release();
-      throw;
-    }
-  }
-  ~LtProblem() { release(); }
-  LtProblem(const LtProblem&) = delete;
-  LtProblem& operator=(const LtProblem&) = delete;
-  void release() noexcept {
-    if (lc != nullptr) cublasLtMatrixLayoutDestroy(lc);
-    if (la != nullptr) cublasLtMatrixLayoutDestroy(la);
-    if (lb != nullptr) cublasLtMatrixLayoutDestroy(lb);
-    if (op != nullptr) cublasLtMatmulDescDestroy(op);
-    lc = la = lb = nullptr;
-    op = nullptr;
-  }
-};
 
 /// A cublasLt matmul preference, freed on scope exit.
 struct LtPreference {
@@ -258,7 +262,9 @@ Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32
   if (!base) SPINDLE_CUBLAS_CHECK(failed);
   best.ms = *base;
   best.candidates = 1;
-  LtProblem p(Types<T>::data, Types<T>::compute(tf32), m, n, k);
+  auto problem =
+      std::make_shared<const LtProblem>(Types<T>::data, Types<T>::compute(tf32), m, n, k);
+  const LtProblem& p = *problem;
   const auto res = lt_heuristics<T>(p, a, b, c);
   for (std::size_t i = 0; i < res.size(); ++i) {
     if (res[i].state != CUBLAS_STATUS_SUCCESS) continue;
@@ -275,6 +281,7 @@ Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32
     ++best.candidates;
     if (*ms < best.ms) {
       best.lt = true;
+      best.problem = problem;
       best.algo = res[i].algo;
       best.workspace = ws_bytes;
       best.index = static_cast<int>(i);
@@ -324,6 +331,11 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
   } else if (m > 0 && n > 0 && !tune) {
     SPINDLE_CUBLAS_CHECK(run_default<T>(m, n, k, a, b, c, tf32));
   } else if (m > 0 && n > 0) {
+    if (const int forced = g_force_lt.load(); forced >= 0) {
+      summary = run_forced_lt<T>(forced, m, n, k, a, b, c, tf32);
+      mark_written(C);
+      return summary;
+    }
     const WinnerKey key{static_cast<int>(sizeof(T)),
                         m,
                         n,
@@ -332,19 +344,13 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
                         alignment_of(a),
                         alignment_of(b),
                         alignment_of(c)};
-    if (const int forced = g_force_lt.load(); forced >= 0) {
-      summary = run_forced_lt<T>(forced, m, n, k, a, b, c, tf32);
-      mark_written(C);
-      return summary;
-    }
     auto it = g_winners.find(key);
     const bool cached = it != g_winners.end();
     if (!cached) it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, c, tf32)).first;
     const Winner& w = it->second;
     if (w.lt) {
-      LtProblem p(Types<T>::data, Types<T>::compute(tf32), m, n, k);
       DeviceBuffer ws(std::max<std::size_t>(w.workspace, 1), "gemm workspace");
-      SPINDLE_CUBLAS_CHECK(run_lt<T>(p, w.algo, ws.get(), w.workspace, a, b, c));
+      SPINDLE_CUBLAS_CHECK(run_lt<T>(*w.problem, w.algo, ws.get(), w.workspace, a, b, c));
     } else {
       SPINDLE_CUBLAS_CHECK(run_default<T>(m, n, k, a, b, c, tf32));
     }
