@@ -28,6 +28,7 @@
 #include <string>
 #include <type_traits>
 
+#include "engine/src/cuda/cuda_check.hpp"
 #include "ops/core/spmm_limits.hpp"
 #include "ops/cuda/mxm/hot_columns.hpp"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
@@ -307,13 +308,33 @@ __device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol
   }
 }
 
+/// The group form's row finisher (Fin of spmm_nnz_balanced_group_kernel), passed to the kernel
+/// by value:
+///   prepare()  every thread of the block, once, before any group leaves: block-wide staging
+///              (shared memory, then __syncthreads) where the finisher needs it;
+///   store(a, orow, col, col_ok, acc, gmask, G, qlane)  every lane of a group, together, when
+///              a row is finished: acc holds the lane's VEC columns from col (col_ok: col < N).
+/// GroupStore<K> writes the row to C through the epilogue of kind K (EpiKind).
+template <EpiKind K>
+struct GroupStore {
+  __device__ __forceinline__ void prepare() const {}
+  template <class I, class V, int VEC, class T>
+  __device__ __forceinline__ void store(const SpmmArgs<I, V, T>& a, std::int64_t orow,
+                                        std::int64_t col, bool col_ok, const T (&acc)[VEC],
+                                        unsigned /*gmask*/, int /*G*/, int /*qlane*/) const {
+    if (col_ok) store_row_frag_as<K, T, VEC>(a.epi, a.c + orow * a.ldc + col, col, acc);
+  }
+};
+
 /// The group-per-chunk form: each group of G lanes walks its own chunk, owning the rows that
 /// start in it, empty ones included. Its groups diverge, which made it 6x slower than the warp
 /// form at G <= 2 (R-MAT 22, N = 1: 4.7 vs 0.79 ms on an H200), but with G >= 4 on large graphs
 /// it was measured 1.4-3x faster, so the launcher keeps both. grid.x: nchunks·G threads in
 /// blocks of 256; grid.y: column tiles. VEC: see balanced_group_vec; U gathers in flight per
-/// lane. K: the epilogue's kind (EpiKind); with Plain a finished row is stored as summed (the
-/// generic epilogue's code cost 7-10% even when unused).
+/// lane. Fin: how a finished row leaves (GroupStore below: through the epilogue of one EpiKind
+/// into C; spmm_project.cuh: through a dense product into a narrower output). GroupStore is
+/// instantiated per kind: with Plain a finished row is stored as summed (the generic epilogue's
+/// code cost 7-10% even when unused).
 ///
 /// The chunk's column ids and values go through a window of `win` entries in shared memory,
 /// filled by 16-byte loads of the whole group (all in flight together) and refilled as the walk
@@ -330,9 +351,9 @@ __device__ __forceinline__ void stage_window(const SpmmArgs<I, V, T>& a, I* wcol
 /// of cold columns are loaded evict-first in L2, so that they do not push hot rows out. A
 /// separate instantiation, only for 16-byte fragments (launch_balanced_group_vec): the check
 /// behind a runtime flag cost 4-9% at N = 16 and 32 on R-MAT 22 even when off (NOTES.md run 13).
-template <class S, class I, class V, class T, int VEC, EpiKind K, bool kHints>
+template <class S, class I, class V, class T, int VEC, class Fin, bool kHints>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
-    spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2) {
+    spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2, Fin fin) {
   // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
   constexpr int U = VEC * sizeof(T) <= 8 ? 8 : 4;
   using Win = GroupWindow<I, V, T>;
@@ -343,6 +364,7 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   const unsigned gmask = group_mask(lane, G);
   const std::int64_t c =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> g_log2;
+  fin.prepare();               // every thread of the block, before any group leaves
   if (c >= w.nchunks) return;  // whole groups leave together
   const std::int64_t col =
       static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
@@ -371,13 +393,8 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   T acc[VEC];
 #pragma unroll
   for (int v = 0; v < VEC; ++v) acc[v] = a.identity;
-  auto store_row = [&](std::int64_t r) {  // a finished row through the epilogue
-    if (!col_ok) return;
-    if constexpr (K == EpiKind::Plain) {
-      store_partial_frag<T, VEC>(a.c + out_row(w, r) * a.ldc + col, acc);
-    } else {
-      store_row_frag_as<K, T, VEC>(a.epi, a.c + out_row(w, r) * a.ldc + col, col, acc);
-    }
+  auto store_row = [&](std::int64_t r) {  // a finished row through the finisher (every lane)
+    fin.template store<I, V, VEC>(a, out_row(w, r), col, col_ok, acc, gmask, G, qlane);
   };
   // From row cur, which starts at `from`: stores the empty rows (acc holds the identity) and
   // stops at the first row with entries, setting rend; cur = r1 when none is left.
@@ -577,9 +594,12 @@ constexpr bool group_hints_fit(int vec) {
   return static_cast<std::size_t>(vec) * sizeof(T) == 16;
 }
 
-template <class S, class I, class V, class T, int VEC>
-void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
-                               std::int64_t tile, cudaStream_t stream) {
+/// Launches the group form with finisher `fin`, which takes `smem` bytes of dynamic shared
+/// memory beside the windows (set as the kernel's limit when there are any).
+template <class S, class I, class V, class T, int VEC, class Fin>
+void launch_balanced_group_fin(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
+                               std::int64_t tile, const Fin& fin, std::size_t smem,
+                               cudaStream_t stream) {
   const int G = seq_group_lanes(a.n, VEC, tile);
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
@@ -590,18 +610,29 @@ void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
                           "-byte fragments, which have no hinted kernel",
                       0);
   }
-  dispatch_epilogue<S>(a.epi, [&](auto kind) {
-    constexpr EpiKind kK = decltype(kind)::value;
-    if constexpr (group_hints_fit<T>(VEC)) {
-      if (w.hot_need > 0) {
-        spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, kK, true>
-            <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
-        spmm_hinted_launch_count().fetch_add(1, std::memory_order_relaxed);
-        return;
-      }
+  auto launch = [&](auto kernel) {
+    if (smem > 0) {
+      SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(smem)));
     }
-    spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, kK, false>
-        <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
+    kernel<<<grid, kSpmmBlock, smem, stream>>>(a, w, log2_int(G), fin);
+  };
+  if constexpr (group_hints_fit<T>(VEC)) {
+    if (w.hot_need > 0) {
+      launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin, true>);
+      spmm_hinted_launch_count().fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+  launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin, false>);
+}
+
+template <class S, class I, class V, class T, int VEC>
+void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
+                               std::int64_t tile, cudaStream_t stream) {
+  dispatch_epilogue<S>(a.epi, [&](auto kind) {
+    launch_balanced_group_fin<S, I, V, T, VEC>(a, w, tile, GroupStore<decltype(kind)::value>{}, 0,
+                                               stream);
   });
 }
 

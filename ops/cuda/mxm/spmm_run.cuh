@@ -210,13 +210,27 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
   return l;
 }
 
-/// Runs the balanced kernel on the CSR in `a` (whose structure is G's, or the ASpT long-row
-/// CSR with row_map), caching its partition on G under `tag`.
-template <class S, class I, class VV, class T, class V>
-void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_map,
-                  const Graph<I, V>& G, const std::string& tag, std::int64_t chunk_req,
-                  std::int64_t tile, BalancedForm form, cudaStream_t stream) {
+/// What a launch of nnz_balanced_seq needs beside the form and tile: the arguments (with the
+/// flagged column ids where the L2 hints apply), the partition and the partial buffers, which
+/// are freed stream-ordered with this object.
+template <class I, class VV, class T>
+struct BalancedSetup {
+  SpmmArgs<I, VV, T> a;
   BalancedArgs<I, T> w;
+  DeviceBuffer ws;
+};
+
+/// Prepares the balanced kernel on the CSR in `a` (whose structure is G's, or the ASpT long-row
+/// CSR with row_map): chunk size, the partition (cached on G under `tag`), partial buffers and
+/// the group form's L2 hints.
+template <class I, class VV, class T, class V>
+BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz,
+                                         const I* row_map, const Graph<I, V>& G,
+                                         const std::string& tag, std::int64_t chunk_req,
+                                         std::int64_t tile, BalancedForm form,
+                                         cudaStream_t stream) {
+  BalancedSetup<I, VV, T> setup;
+  BalancedArgs<I, T>& w = setup.w;
   w.nnz = nnz;
   const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
   const bool group_form = balanced_uses_group_form(nnz, lanes, form);
@@ -245,12 +259,13 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
   w.row_map = row_map;
   w.chunk_row = cached_chunk_rows(G, a.row_ptr, a.rows, w.chunk, w.nchunks, tag, stream);
   if (!group_form) w.row_idx = cached_coo_rows(G, a.row_ptr, a.rows, nnz, tag, stream);
-  DeviceBuffer ws(
+  setup.ws = DeviceBuffer(
       2 * static_cast<std::size_t>(w.nchunks) * static_cast<std::size_t>(a.n) * sizeof(T),
       "nnz_balanced_seq partials");
-  w.ws_head = ws.template as<T>();
+  w.ws_head = setup.ws.template as<T>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
-  SpmmArgs<I, VV, T> ga = a;
+  SpmmArgs<I, VV, T>& ga = setup.a;
+  ga = a;
   if (group_form && row_map == nullptr && nnz > 0 && G.cols() <= kSpmmHotMaxCols<I> &&
       group_hints_fit<T>(gvec)) {
     // L2 hints for B's gathers where a pass's slab of B (row_bytes per row) outgrows L2 and is
@@ -269,9 +284,19 @@ void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_ma
       }
     }
   }
-  launch_spmm_nnz_balanced_seq<S>(ga, w, tile, form, stream);
+  return setup;
+}
+
+/// Runs the balanced kernel (prepare_balanced's arguments).
+template <class S, class I, class VV, class T, class V>
+void run_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz, const I* row_map,
+                  const Graph<I, V>& G, const std::string& tag, std::int64_t chunk_req,
+                  std::int64_t tile, BalancedForm form, cudaStream_t stream) {
+  const BalancedSetup<I, VV, T> setup =
+      prepare_balanced(a, nnz, row_map, G, tag, chunk_req, tile, form, stream);
+  launch_spmm_nnz_balanced_seq<S>(setup.a, setup.w, tile, form, stream);
   SPINDLE_CUDA_CHECK_LAUNCH("spmm_nnz_balanced_seq");
-}  // ws is freed stream-ordered, after the kernels
+}  // the partials are freed stream-ordered, after the kernels
 
 template <class S, class I, class VV, class T, class V, int VEC>
 void run_aspt_vec(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, const SpmmLaunch& l,
