@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA entry of the projected SpMM (mxm_project.hpp): Z = ReLU(A·B + bias)·W through
+// nnz_balanced_seq's group form with the dense product in its epilogue (spmm_project.cuh).
+// float and double, int32 and int64 indices, values as T (GCN's normalized Â).
+#include "ops/cuda/mxm/mxm_project.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "engine/src/cuda/device_mirror.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/spmm_project.cuh"
+#include "ops/cuda/mxm/spmm_run.cuh"
+#include "spindle/executor.hpp"
+#include "spindle/ops/detail/checks.hpp"
+
+namespace spindle::detail::cuda {
+namespace {
+
+std::atomic<bool>& project_forced() {
+  static std::atomic<bool> forced{false};
+  return forced;
+}
+
+}  // namespace
+
+void debug_mxm_project_force(bool on) noexcept { project_forced().store(on); }
+
+template <class T, class I>
+bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix<T>& B,
+                      const Vector<T>& bias, const DenseMatrix<T>& W, const Descriptor& desc) {
+  using S = semiring::plus_times<T>;
+  constexpr const char* kOp = "mxm_relu_project";
+  const std::int64_t n = B.cols();
+  const std::int64_t m = W.cols();
+  check_dim(kOp, "B", B.rows(), "rows", "A's column count", A.cols());
+  check_dim(kOp, "the bias", bias.size(), "entries", "the width N of B", n);
+  check_dim(kOp, "W", W.rows(), "rows", "the width N of B", n);
+  if (desc.transpose_a || desc.transpose_b || A.rows() == 0 || A.nnz() == 0 || m == 0 ||
+      !bias.is_full() || &Z == &B || &Z == &W) {
+    return false;
+  }
+  // The kernel mxm would run for A at width N: forced, tuned or the planner's rule.
+  MxmInfo info;
+  info.semiring = S::kind;
+  info.value = value_kind_of<T>();
+  info.matrix_value = value_kind_of<T>();
+  info.index = index_kind_of<I>();
+  info.n = n;
+  Plan plan = plan_mxm(A.stats(), info, Device::Cuda, device_caps(), desc);
+  if (plan.device != Device::Cuda) return false;
+  if (!plan.forced) {
+    if (auto t = find_tuned(A, tuned_key("mxm", n, S::kind, value_kind_of<T>(), false))) plan = *t;
+  }
+  const SpmmLaunch l = resolve_spmm_launch(plan, A.stats());
+
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const DeviceCsr<I, T> d = device_csr<T>(A);
+  const SpmmArgs<I, T, T> a = make_spmm_args<S>(d, n, device_in(B), n, static_cast<T*>(nullptr), n);
+  const int rule_lanes = seq_group_lanes(n, balanced_seq_vec(a), l.tile);
+  const bool group_form = l.kernel == MxmKernel::NnzBalancedSeq && (l.tile == 0 || l.tile >= n) &&
+                          balanced_uses_group_form(A.nnz(), rule_lanes, l.form);
+  const int gvec = balanced_group_vec(a);
+  if (!(group_form || project_forced().load()) ||
+      !project_fits<T>(n, m, gvec, seq_group_lanes(n, gvec, 0))) {
+    return false;
+  }
+  if (Z.rows() != A.rows() || Z.cols() != m) Z = DenseMatrix<T>(A.rows(), m);
+  ProjectStore<T> p;
+  p.bias = device_in(bias).values;
+  p.w = device_in(W);
+  p.z = device_out(Z, false);
+  p.ldz = m;
+  p.n = static_cast<int>(n);
+  p.m = static_cast<int>(m);
+  const BalancedSetup<I, T, T> setup =
+      prepare_balanced(a, static_cast<std::int64_t>(A.nnz()), static_cast<const I*>(nullptr), A,
+                       "csr", group_form ? l.chunk : 0, 0, BalancedForm::Group, ctx.stream);
+  launch_balanced_project<I, T>(setup.a, setup.w, p, ctx.stream);
+  mark_written(Z);
+  if (plan_logging_enabled()) {
+    Plan shown = plan;
+    shown.mxm = MxmKernel::NnzBalancedSeq;
+    shown.reason += (group_form ? "" : " [projected form forced by the test hook]") +
+                    std::string(" + ReLU(.+bias).W epilogue, W ") + std::to_string(n) + "x" +
+                    std::to_string(m);
+    log_plan(shown);
+  }
+  return true;
+}  // the partials are freed stream-ordered, after the kernels
+
+#define SPINDLE_MXM_PROJECT_INST(T, I)                                                             \
+  template bool mxm_relu_project<T, I>(DenseMatrix<T>&, const Graph<I, T>&, const DenseMatrix<T>&, \
+                                       const Vector<T>&, const DenseMatrix<T>&,                    \
+                                       const Descriptor&);
+SPINDLE_MXM_PROJECT_INST(float, std::int32_t)
+SPINDLE_MXM_PROJECT_INST(float, std::int64_t)
+SPINDLE_MXM_PROJECT_INST(double, std::int32_t)
+SPINDLE_MXM_PROJECT_INST(double, std::int64_t)
+#undef SPINDLE_MXM_PROJECT_INST
+
+}  // namespace spindle::detail::cuda
