@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "algorithms/src/detail_common.hpp"
+#include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/cuda/tune.hpp"
 #include "spindle/ops/apply.hpp"
@@ -89,13 +90,16 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
   ws.tmp.resize(layers);
   ws.out.resize(layers);
   const DenseMatrix<T>* in = &X;
+  std::int64_t in_width = X.cols();
+  // The previous layer's SpMM already wrote this layer's H·W into ws.tmp[l] (options.fuse).
+  bool transformed = false;
   for (std::size_t l = 0; l < layers; ++l) {
     const DenseMatrix<T>& W = model.weights[l];
     const Vector<T>& b = model.biases[l];
-    if (W.rows() != in->cols()) {
+    if (W.rows() != in_width) {
       throw DimensionMismatch("gcn: layer " + std::to_string(l) + " expects width " +
                               std::to_string(W.rows()) + " but its input has width " +
-                              std::to_string(in->cols()));
+                              std::to_string(in_width));
     }
     if (b.size() != W.cols()) {
       throw DimensionMismatch("gcn: layer " + std::to_string(l) + " has " +
@@ -122,7 +126,8 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
         gemm(C, H, W, desc.device);
       }
     };
-    auto report = [&](GcnStage::Kind kind, std::int64_t in_w, std::int64_t out_w, bool bias) {
+    auto report = [&](GcnStage::Kind kind, std::int64_t in_w, std::int64_t out_w, bool bias,
+                      bool project = false) {
       if (!options.on_stage) return;
       GcnStage st;
       if (kind == GcnStage::Kind::Aggregate) st.tuned = tuned;
@@ -133,6 +138,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
       st.out_width = out_w;
       st.bias = bias;
       st.relu = bias && !last;
+      st.project = project;
       options.on_stage(st);
     };
     if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
@@ -144,17 +150,35 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
       add_row_bias(out, b, act, desc);
       report(GcnStage::Kind::Bias, W.cols(), W.cols(), true);
     } else {
-      transform(tmp, *in);  // H W
-      report(GcnStage::Kind::Transform, W.rows(), W.cols(), false);
+      if (!transformed) {
+        transform(tmp, *in);  // H W
+        report(GcnStage::Kind::Transform, W.rows(), W.cols(), false);
+      }
+      tune_aggregate(tmp.cols());
+      // A hidden layer before a transform-first layer: ReLU(Â (H W) + b) W_next in one SpMM
+      // where its kernel has that form (the next layer then starts from its SpMM).
+      const bool next_transforms_first =
+          !last && model.weights[l + 1].rows() == W.cols() &&
+          !gcn_aggregate_first(W.cols(), model.weights[l + 1].cols(), options.order);
+      if (options.fuse && desc.device == Device::Cuda && next_transforms_first &&
+          detail::cuda::mxm_relu_project(ws.tmp[l + 1], A_hat, tmp, b, model.weights[l + 1],
+                                         desc)) {
+        out = DenseMatrix<T>();  // not computed: see GcnWorkspace::out
+        report(GcnStage::Kind::Aggregate, W.cols(), model.weights[l + 1].cols(), true, true);
+        transformed = true;
+        in_width = W.cols();
+        continue;
+      }
       // Â (H W), with the bias and activation applied as the SpMM stores each row.
       MxmEpilogue<T> epilogue;
       epilogue.bias = &b;
       epilogue.act = act.op;
-      tune_aggregate(tmp.cols());
       mxm(out, plus_times, A_hat, tmp, epilogue, desc);
       report(GcnStage::Kind::Aggregate, W.cols(), W.cols(), true);
     }
+    transformed = false;
     in = &out;
+    in_width = out.cols();
   }
   return ws.out.back();
 }

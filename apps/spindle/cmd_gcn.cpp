@@ -118,7 +118,7 @@ int run(const Input& in, const Settings& s) {
                     st.tuned.c_str());
       } else {
         std::printf("tuned SpMM, layer %zu (N = %lld): %s\n", st.layer,
-                    static_cast<long long>(st.out_width), st.tuned.c_str());
+                    static_cast<long long>(st.in_width), st.tuned.c_str());
       }
     };
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../alg_test_utils.hpp"
+#include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/algorithms.hpp"
 #include "spindle/executor.hpp"
 
@@ -178,6 +179,74 @@ TEST(AlgorithmsCuda, GcnMatchesCpu) {
   for (const std::string& t : tuned_gemm) {
     EXPECT_TRUE(t.find("fastest of") != std::string::npos || t.find("cached") != std::string::npos)
         << t;
+  }
+}
+
+// GcnOptions::fuse (opt-in): a hidden layer before a transform-first layer runs ReLU(Â H W +
+// b)·W_next in one SpMM (ops/cuda/mxm/mxm_project.hpp). Forced on this small graph through the test
+// hook (the planner takes the group form only from 2^20 entries): three layers of which two fuse,
+// the same result as the CPU backend and as the unfused order, the steps reported as run.
+TEST(AlgorithmsCuda, GcnFusedProjectionMatchesCpuAndSkipsTheNextTransform) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 3000, 6, 1.0, 8.0);
+  const auto X = random_features<float>(3000, 16, 2);
+  const auto model = glorot_model<float>(16, {16, 16, 4}, 3);
+  GcnOptions go;
+  go.device = Device::Cpu;
+  const auto A_hat = gcn_normalize<float>(g, go);
+  const auto want = gcn_inference_normalized(A_hat, X, model, go);
+  auto max_diff = [&](const DenseMatrix<float>& got) {
+    double m = 0.0;
+    for (std::int64_t e = 0; e < want.size(); ++e) {
+      m = std::max(m, double(std::fabs(want.data()[e] - got.data()[e])));
+    }
+    return m;
+  };
+  go.device = Device::Cuda;
+  go.fuse = true;
+  std::vector<GcnStage> seen;
+  go.on_stage = [&](const GcnStage& st) { seen.push_back(st); };
+  detail::cuda::debug_mxm_project_force(true);
+  GcnWorkspace<float> ws;
+  const DenseMatrix<float>& fused = gcn_inference_normalized(A_hat, X, model, ws, go);
+  detail::cuda::debug_mxm_project_force(false);
+  ASSERT_EQ(fused.rows(), 3000);
+  ASSERT_EQ(fused.cols(), 4);
+  EXPECT_LE(max_diff(fused), 1e-4);
+  EXPECT_EQ(ws.out[0].size(), 0);  // went straight into layer 1's product
+  EXPECT_EQ(ws.out[1].size(), 0);
+  using K = GcnStage::Kind;
+  struct Want {
+    K kind;
+    std::size_t layer;
+    std::int64_t in, out;
+    bool project;
+  };
+  const Want steps[] = {{K::Transform, 0, 16, 16, false},
+                        {K::Aggregate, 0, 16, 16, true},
+                        {K::Aggregate, 1, 16, 4, true},
+                        {K::Aggregate, 2, 4, 4, false}};
+  ASSERT_EQ(seen.size(), std::size(steps));
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    SCOPED_TRACE("fused step " + std::to_string(i));
+    EXPECT_EQ(seen[i].kind, steps[i].kind);
+    EXPECT_EQ(seen[i].layer, steps[i].layer);
+    EXPECT_EQ(seen[i].in_width, steps[i].in);
+    EXPECT_EQ(seen[i].out_width, steps[i].out);
+    EXPECT_EQ(seen[i].project, steps[i].project);
+  }
+  // fuse off (the default): every layer's GEMM and SpMM, the same numbers.
+  seen.clear();
+  go.fuse = GcnOptions{}.fuse;
+  EXPECT_FALSE(go.fuse);
+  detail::cuda::debug_mxm_project_force(true);
+  const DenseMatrix<float> unfused = gcn_inference_normalized(A_hat, X, model, go);
+  detail::cuda::debug_mxm_project_force(false);
+  EXPECT_LE(max_diff(unfused), 1e-4);
+  ASSERT_EQ(seen.size(), 6u);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].kind, i % 2 == 0 ? K::Transform : K::Aggregate) << "step " << i;
+    EXPECT_FALSE(seen[i].project) << "step " << i;
   }
 }
 

@@ -46,6 +46,10 @@ struct GcnStage {
   std::int64_t out_width = 0;  ///< columns of its output
   bool bias = false;           ///< the bias is applied in this step
   bool relu = false;           ///< ReLU is applied in this step
+  /// An Aggregate step that also applied the next layer's dense product in its epilogue
+  /// (GcnOptions::fuse): out_width is that product's width, and the next layer reports no
+  /// Transform step.
+  bool project = false;
   /// In tuning mode (GcnOptions::tune) on CUDA: for Aggregate steps the SpMM kernel tuning
   /// picked (tune_summary), for Transform steps the GEMM algorithm (gemm_tuned); empty
   /// otherwise.
@@ -72,6 +76,15 @@ struct GcnOptions {
   /// forces a kernel); and run each dense product through gemm_tuned (cuBLAS's algorithms timed
   /// once per shape for the process). Ignored on the CPU.
   bool tune = false;
+  /// On CUDA, a hidden layer whose next layer transforms first computes ReLU(Â H W + b)·W_next
+  /// in one SpMM, the dense product applied as each row is finished, where the SpMM kernel
+  /// for Â at that width has that form (nnz_balanced_seq's group form, which the planner picks
+  /// on large skewed graphs; ops/cuda/mxm/mxm_project.hpp): the layer's output is never
+  /// written and the next layer's GEMM is skipped. Results agree with the unfused order up to
+  /// rounding. Off by default: on R-MAT 22, 128-128-32 (H100) the fused SpMM took 10.9 ms
+  /// against 7.6 ms for the SpMM plus 1.1 ms for the GEMM it replaces, so the inference took
+  /// 16.6 ms against 14.5 (ops/cuda/mxm/NOTES.md, run 18). Ignored on the CPU.
+  bool fuse = false;
   /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:
   /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
   /// or profiler ranges between the steps. Empty: not called.
@@ -113,7 +126,9 @@ DenseMatrix<T> gcn_inference_normalized(const Graph<I, T>& A_hat, const DenseMat
 template <class T>
 struct GcnWorkspace {
   std::vector<DenseMatrix<T>> tmp;  ///< per layer: the product computed before the other one
-  std::vector<DenseMatrix<T>> out;  ///< per layer: the layer's output (out.back(): the result)
+  /// per layer: the layer's output (out.back(): the result); left empty for a layer whose
+  /// output went straight into the next layer's product (GcnOptions::fuse)
+  std::vector<DenseMatrix<T>> out;
 };
 
 /// As gcn_inference_normalized() above, with the buffers of `ws`; returns ws.out.back().
