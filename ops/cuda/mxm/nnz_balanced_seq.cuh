@@ -486,6 +486,54 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   }
 }
 
+/// The row chunk c leaves unfinished: its last owned row when that row runs past the chunk's
+/// end. The row's tail is in c's ws_tail and the rest in the heads of chunks c + 1 .. last - 1.
+struct CrossingRow {
+  std::int64_t row = -1;  ///< -1: chunk c finishes every row it owns (or is the last chunk)
+  std::int64_t last = 0;
+};
+
+template <class I, class T>
+__device__ __forceinline__ CrossingRow balanced_crossing_row(const I* __restrict__ row_ptr,
+                                                             const BalancedArgs<I, T>& w,
+                                                             std::int64_t c) {
+  CrossingRow x;
+  if (c + 1 >= w.nchunks) return x;  // the last chunk ends at nnz: no tail
+  const std::int64_t r0 = static_cast<std::int64_t>(w.chunk_row[c]);
+  const std::int64_t r1 = static_cast<std::int64_t>(w.chunk_row[c + 1]);
+  if (r1 == r0) return x;  // owns no row
+  const std::int64_t rend = static_cast<std::int64_t>(row_ptr[r1]);
+  if (rend <= (c + 1) * w.chunk) return x;  // its last row ends inside it
+  const std::int64_t covered = (rend + w.chunk - 1) / w.chunk;
+  x.row = r1 - 1;
+  x.last = covered < w.nchunks ? covered : w.nchunks;
+  return x;
+}
+
+/// Column col of a crossing row: chunk c's tail plus the heads of chunks c + 1 .. last - 1 (n
+/// columns each), added in chunk order. The heads are loaded 8 at a time so that a row crossing
+/// hundreds of chunks (a 1459-entry row of as20graph in 16-entry chunks) is not one dependent
+/// load per chunk.
+template <class S, class I, class T>
+__device__ __forceinline__ T balanced_crossing_sum(const BalancedArgs<I, T>& w, std::int64_t c,
+                                                   std::int64_t last, std::int64_t n,
+                                                   std::int64_t col) {
+  constexpr int kInFlight = 8;
+  T acc = w.ws_tail[c * n + col];
+  for (std::int64_t c2 = c + 1; c2 < last; c2 += kInFlight) {
+    T h[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      if (c2 + u < last) h[u] = w.ws_head[(c2 + u) * n + col];
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      if (c2 + u < last) acc = S::add(acc, h[u]);
+    }
+  }
+  return acc;
+}
+
 /// One warp per chunk and slab of columns (grid.y slabs; the warp takes columns blockIdx.y·32 +
 /// lane, stepping by 32·gridDim.y): a chunk whose last owned row runs past its end combines its
 /// tail with the heads of the chunks that row covers, in chunk order, and stores the row.
@@ -495,36 +543,12 @@ __global__ void spmm_balanced_fixup_kernel(const I* __restrict__ row_ptr, Balanc
                                            DenseEpilogue<T> epi) {
   const std::int64_t c = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  if (c + 1 >= w.nchunks) return;  // the last chunk ends at nnz: no tail
-  const std::int64_t e = (c + 1) * w.chunk;
-  const std::int64_t r0 = static_cast<std::int64_t>(w.chunk_row[c]);
-  const std::int64_t r1 = static_cast<std::int64_t>(w.chunk_row[c + 1]);
-  if (r1 == r0) return;  // owns no row
-  const std::int64_t r = r1 - 1;
-  const std::int64_t rend = static_cast<std::int64_t>(row_ptr[r + 1]);
-  if (rend <= e) return;  // its last row ends inside it
-  T* crow = c_out + out_row(w, r) * ldc;
-  // The heads of chunks c + 1 .. last - 1, loaded 8 at a time so that a row crossing hundreds
-  // of chunks (a 1459-entry row of as20graph in 16-entry chunks) is not one dependent load per
-  // chunk; still added in chunk order.
-  const std::int64_t covered = (rend + w.chunk - 1) / w.chunk;
-  const std::int64_t last = covered < w.nchunks ? covered : w.nchunks;
-  constexpr int kInFlight = 8;
+  const CrossingRow x = balanced_crossing_row(row_ptr, w, c);
+  if (x.row < 0) return;
+  T* crow = c_out + out_row(w, x.row) * ldc;
   const std::int64_t step = 32 * static_cast<std::int64_t>(gridDim.y);
   for (std::int64_t col = static_cast<std::int64_t>(blockIdx.y) * 32 + lane; col < n; col += step) {
-    T acc = w.ws_tail[c * n + col];
-    for (std::int64_t c2 = c + 1; c2 < last; c2 += kInFlight) {
-      T h[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        if (c2 + u < last) h[u] = w.ws_head[(c2 + u) * n + col];
-      }
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        if (c2 + u < last) acc = S::add(acc, h[u]);
-      }
-    }
-    store_finished(epi, crow + col, acc, col);
+    store_finished(epi, crow + col, balanced_crossing_sum<S>(w, c, x.last, n, col), col);
   }
 }
 

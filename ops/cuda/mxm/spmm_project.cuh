@@ -139,25 +139,16 @@ __global__ void spmm_balanced_fixup_project_kernel(const I* __restrict__ row_ptr
   const std::int64_t c = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int warp = static_cast<int>(threadIdx.x) / kWarp;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  if (c + 1 >= w.nchunks) return;  // the last chunk ends at nnz: no tail
-  const std::int64_t e = (c + 1) * w.chunk;
-  const std::int64_t r0 = static_cast<std::int64_t>(w.chunk_row[c]);
-  const std::int64_t r1 = static_cast<std::int64_t>(w.chunk_row[c + 1]);
-  if (r1 == r0) return;  // owns no row
-  const std::int64_t r = r1 - 1;
-  const std::int64_t rend = static_cast<std::int64_t>(row_ptr[r + 1]);
-  if (rend <= e) return;  // its last row ends inside it
-  const std::int64_t covered = (rend + w.chunk - 1) / w.chunk;
-  const std::int64_t last = covered < w.nchunks ? covered : w.nchunks;
+  const CrossingRow x = balanced_crossing_row(row_ptr, w, c);
+  if (x.row < 0) return;
   const std::int64_t n = p.n;
   for (std::int64_t col = lane; col < n; col += kWarp) {
-    T acc = w.ws_tail[c * n + col];
-    for (std::int64_t c2 = c + 1; c2 < last; ++c2) acc += w.ws_head[c2 * n + col];
-    const T x = acc + p.bias[col];
-    hrow[warp][col] = x > T(0) ? x : T(0);
+    const T acc = balanced_crossing_sum<semiring::plus_times<T>>(w, c, x.last, n, col);
+    const T v = acc + p.bias[col];
+    hrow[warp][col] = v > T(0) ? v : T(0);
   }
   __syncwarp();
-  T* zrow = p.z + out_row(w, r) * p.ldz;
+  T* zrow = p.z + out_row(w, x.row) * p.ldz;
   for (int j = lane; j < p.m; j += kWarp) {
     T z = T(0);
     for (int k = 0; k < p.n; ++k) z = ProjectStore<T>::fma_of(hrow[warp][k], p.w[k * p.m + j], z);
