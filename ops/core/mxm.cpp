@@ -9,23 +9,6 @@
 #include "spindle/ops/detail/prologue.hpp"
 
 namespace spindle {
-namespace {
-
-template <class S, class I, class V>
-detail::MxmInfo mxm_info(std::int64_t n, Accum accum, const Descriptor& desc) {
-  detail::MxmInfo info;
-  info.semiring = S::kind;
-  info.value = value_kind_of<typename S::value_type>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.n = n;
-  info.accum = accum.enabled;
-  info.transpose_a = desc.transpose_a;
-  info.transpose_b = desc.transpose_b;
-  return info;
-}
-
-}  // namespace
 
 template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
@@ -33,8 +16,8 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Gra
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-  const Plan plan = detail::plan_mxm(stats, mxm_info<S, I, V>(C.cols(), accum, desc), device,
-                                     device_caps(), desc);
+  const Plan plan = detail::plan_mxm(
+      stats, detail::mxm_info<S, I, V>(C.cols(), accum.enabled, desc), device, device_caps(), desc);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::mxm<S>(plan, C, accum, A, B, desc.transpose_a, desc.transpose_b);
@@ -47,7 +30,7 @@ template <class S, class I, class V>
 Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-  return detail::plan_mxm(stats, mxm_info<S, I, V>(n_cols, Accum::none(), desc), device,
+  return detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n_cols, false, desc), device,
                           device_caps(), desc);
 }
 
@@ -56,7 +39,7 @@ Plan plan_for_mxm(const Graph<I, V>& A, std::int64_t n_cols, const Descriptor& d
                   const DeviceCaps& target) {
   const Device device = detail::resolve_target_device("plan_for_mxm", desc.device, target);
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-  return detail::plan_mxm(stats, mxm_info<S, I, V>(n_cols, Accum::none(), desc), device, target,
+  return detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n_cols, false, desc), device, target,
                           desc);
 }
 

@@ -39,17 +39,9 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
   const Device device = resolve_device(desc.device);
   if (device == Device::Cuda && m > 0 && n > 0 && A.nnz() > 0) {
     if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
-    detail::MxmInfo info;
-    info.semiring = S::kind;
-    info.value = value_kind_of<T>();
-    info.matrix_value = value_kind_of<V>();
-    info.index = index_kind_of<I>();
-    info.n = n;
-    info.accum = accum.enabled;
-    info.transpose_a = desc.transpose_a;
-    info.transpose_b = desc.transpose_b;
     const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-    Plan plan = detail::plan_mxm(stats, info, device, device_caps(), desc);
+    Plan plan = detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n, accum.enabled, desc), device,
+                                 device_caps(), desc);
     if (plan.device == Device::Cuda) {
       plan.reason += " + fused bias/activation epilogue";
       log_plan(plan);

@@ -63,6 +63,22 @@ struct MxmInfo {
   bool transpose_b = false;
 };
 
+/// The MxmInfo of an mxm through semiring S on a Graph<I, V> at dense width n: the one place that
+/// fills it (the public mxm, its fused epilogue, the projected form and tuning).
+template <class S, class I, class V>
+MxmInfo mxm_info(std::int64_t n, bool accum, const Descriptor& desc) {
+  MxmInfo info;
+  info.semiring = S::kind;
+  info.value = value_kind_of<typename S::value_type>();
+  info.matrix_value = value_kind_of<V>();
+  info.index = index_kind_of<I>();
+  info.n = n;
+  info.accum = accum;
+  info.transpose_a = desc.transpose_a;
+  info.transpose_b = desc.transpose_b;
+  return info;
+}
+
 /// What the planner knows about an sddmm call.
 struct SddmmInfo {
   SemiringKind semiring = SemiringKind::PlusTimes;

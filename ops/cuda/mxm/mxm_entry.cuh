@@ -48,16 +48,9 @@ void mxm_fused(const Plan& plan, DenseMatrix<typename S::value_type>& C, Accum a
   epi.act_scalar = act.scalar;
   epi.accum = accum;
   T* c = device_out(C, accum.enabled);
-  // A tuned winner for this (graph, N, semiring, type) replaces the rule-based pick unless the
-  // descriptor forced a kernel.
   constexpr bool kPattern = is_pattern_v<V> || ignores_values_v<S>;
-  Plan use = plan;
-  if (!plan.forced) {
-    if (auto t = find_tuned(G, tuned_key("mxm", C.cols(), S::kind, value_kind_of<T>(), kPattern))) {
-      use = *t;
-      log_plan(use);
-    }
-  }
+  const Plan use = effective_plan(
+      plan, G, tuned_key("mxm", C.cols(), S::kind, value_kind_of<T>(), kPattern), true);
   auto run = [&](const auto& d) {
     run_spmm<S>(use, make_spmm_args<S>(d, C.cols(), b, ldb, c, C.cols(), epi), G, ctx.stream);
   };
@@ -95,13 +88,8 @@ TuneResult tune_mxm_impl(const Graph<I, V>& A, std::int64_t n, const TuneOptions
   DeviceBuffer c(static_cast<std::size_t>(A.rows() * n) * sizeof(T), "tune_mxm output");
   launch_fill_random<T>(b.as<T>(), A.cols() * n, 12345, ctx.stream);
   SPINDLE_CUDA_CHECK_LAUNCH("fill_random");
-  MxmInfo info;
-  info.semiring = S::kind;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.n = n;
-  const Plan planned = plan_mxm_cuda(A.stats(), info, device_caps(), Descriptor{});
+  const Plan planned = plan_mxm_cuda(A.stats(), mxm_info<S, I, V>(n, false, Descriptor{}),
+                                     device_caps(), Descriptor{});
   auto run = [&](const auto& d) {
     r.candidates =
         time_spmm_candidates<S>(planned, make_spmm_args<S>(d, n, b.as<const T>(), n, c.as<T>(), n),

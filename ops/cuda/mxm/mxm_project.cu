@@ -43,17 +43,11 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
     return false;
   }
   // The kernel mxm would run for A at width N: forced, tuned or the planner's rule.
-  MxmInfo info;
-  info.semiring = S::kind;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<T>();
-  info.index = index_kind_of<I>();
-  info.n = n;
-  Plan plan = plan_mxm(A.stats(), info, Device::Cuda, device_caps(), desc);
-  if (plan.device != Device::Cuda) return false;
-  if (!plan.forced) {
-    if (auto t = find_tuned(A, tuned_key("mxm", n, S::kind, value_kind_of<T>(), false))) plan = *t;
-  }
+  const Plan planned =
+      plan_mxm(A.stats(), mxm_info<S, I, T>(n, false, desc), Device::Cuda, device_caps(), desc);
+  if (planned.device != Device::Cuda) return false;
+  const Plan plan =
+      effective_plan(planned, A, tuned_key("mxm", n, S::kind, value_kind_of<T>(), false), false);
   const SpmmLaunch l = resolve_spmm_launch(plan, A.stats());
 
   Context& ctx = context();

@@ -61,6 +61,19 @@ void store_tuned(const Graph<I, V>& G, const std::string& key, const Plan& p) {
   slot.plans[key] = p;
 }
 
+/// The plan a CUDA entry runs (mxm, its projected form, sddmm): the tuned winner cached on G
+/// under `key` replaces the rule-based pick unless the descriptor forced a kernel. With
+/// `log_tuned`, a replacing winner is logged (SPINDLE_LOG=plan).
+template <class I, class V>
+Plan effective_plan(const Plan& planned, const Graph<I, V>& G, const std::string& key,
+                    bool log_tuned) {
+  if (planned.forced) return planned;
+  std::optional<Plan> t = find_tuned(G, key);
+  if (!t) return planned;
+  if (log_tuned) log_plan(*t);
+  return *t;
+}
+
 /// Median milliseconds of `reps` back-to-back calls of f after one untimed call (which builds
 /// cached partitions / reorderings), timed by the engine's time_runs: device time only, so
 /// that the host's planning and launch work does not decide between kernels of a few

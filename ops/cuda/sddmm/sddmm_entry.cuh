@@ -44,14 +44,8 @@ void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum ac
                                        cudaMemcpyHostToDevice, ctx.stream));
   }
   const DeviceCsr<I, Pattern> structure = device_pattern(S);
-  Plan use = plan;
-  if (!plan.forced) {
-    if (auto t = find_tuned(
-            S, tuned_key("sddmm", X.cols(), Sr::kind, value_kind_of<T>(), is_pattern_v<V>))) {
-      use = *t;
-      log_plan(use);
-    }
-  }
+  const Plan use = effective_plan(
+      plan, S, tuned_key("sddmm", X.cols(), Sr::kind, value_kind_of<T>(), is_pattern_v<V>), true);
   auto run = [&](const auto* vals) {
     using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
     SddmmArgs<I, VV, T> a;
