@@ -37,15 +37,6 @@ constexpr int kN = 128;  // dense width: 32 lanes x float4
 constexpr int kSlice = 1024;
 constexpr int kThreads = 256;
 
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
-
 struct Item {
   int row, begin, end, slot;  ///< slot -1: the whole row; else its row of the long-row buffer
 };
@@ -138,8 +129,8 @@ __global__ void finish_long(const int* __restrict__ rows, int count, const float
 template <class T>
 T* upload(const std::vector<T>& v) {
   T* d = nullptr;
-  CK(cudaMalloc(&d, v.size() * sizeof(T)));
-  CK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  SPINDLE_CUDA_CHECK(cudaMalloc(&d, v.size() * sizeof(T)));
+  SPINDLE_CUDA_CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
   return d;
 }
 
@@ -205,14 +196,14 @@ int main(int argc, char** argv) {
   const int nlong = static_cast<int>(long_rows.size());
   float4* d_lng = nullptr;
   const std::size_t lbytes = std::max<std::size_t>(1, long_rows.size()) * kN * 4;
-  CK(cudaMalloc(&d_lng, lbytes));
+  SPINDLE_CUDA_CHECK(cudaMalloc(&d_lng, lbytes));
   float4* d_c = nullptr;
   const std::size_t cbytes = static_cast<std::size_t>(n) * kN * 4;
-  CK(cudaMalloc(&d_c, cbytes));
+  SPINDLE_CUDA_CHECK(cudaMalloc(&d_c, cbytes));
   cudaStream_t st;
-  CK(cudaStreamCreate(&st));
+  SPINDLE_CUDA_CHECK(cudaStreamCreate(&st));
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
+  SPINDLE_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf(
       "# %s on %s: n %d, nnz %lld, items %zu, long rows %d, L2 %d MB, persisting max %d MB\n",
       spec.c_str(), prop.name, n, nnz, items.size(), nlong, prop.l2CacheSize >> 20,
@@ -225,7 +216,7 @@ int main(int argc, char** argv) {
   float4* d_bh = nullptr;
   auto run = [&](const char* name, int mode, bool relabel, int hot) {
     auto once = [&] {
-      CK(cudaMemsetAsync(d_lng, 0, lbytes, st));
+      SPINDLE_CUDA_CHECK(cudaMemsetAsync(d_lng, 0, lbytes, st));
       if (mode == 2) {
         copy_hot<<<static_cast<unsigned>((hot * 32LL + 255) / 256), 256, 0, st>>>(d_order, hot, d_b,
                                                                                   d_bh);
@@ -242,9 +233,9 @@ int main(int argc, char** argv) {
         finish_long<<<(nlong * 32 + 255) / 256, 256, 0, st>>>(d_long, nlong, d_lng, d_c);
     };
     once();
-    CK(cudaStreamSynchronize(st));
-    CK(cudaGetLastError());
-    CK(cudaMemcpy(got.data(), d_c, cbytes, cudaMemcpyDeviceToHost));
+    SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
+    SPINDLE_CUDA_CHECK(cudaGetLastError());
+    SPINDLE_CUDA_CHECK(cudaMemcpy(got.data(), d_c, cbytes, cudaMemcpyDeviceToHost));
     if (ref.empty()) {  // orig against a double-precision CPU product on every 997th row
       ref = got;
       double worst = 0;
@@ -259,22 +250,23 @@ int main(int argc, char** argv) {
       }
       std::printf("# orig against the CPU on every 997th row: worst error %.2e\n", worst);
     }
-    CK(cudaMemsetAsync(d_c, 0xff, cbytes, st));  // poison: the timed runs must write all of C
+    SPINDLE_CUDA_CHECK(
+        cudaMemsetAsync(d_c, 0xff, cbytes, st));  // poison: the timed runs must write all of C
     cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    SPINDLE_CUDA_CHECK(cudaEventCreate(&e0));
+    SPINDLE_CUDA_CHECK(cudaEventCreate(&e1));
     std::vector<float> ms;
     for (int r = 0; r < reps; ++r) {
-      CK(cudaEventRecord(e0, st));
+      SPINDLE_CUDA_CHECK(cudaEventRecord(e0, st));
       once();
-      CK(cudaEventRecord(e1, st));
-      CK(cudaEventSynchronize(e1));
+      SPINDLE_CUDA_CHECK(cudaEventRecord(e1, st));
+      SPINDLE_CUDA_CHECK(cudaEventSynchronize(e1));
       float t = 0;
-      CK(cudaEventElapsedTime(&t, e0, e1));
+      SPINDLE_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
       ms.push_back(t);
     }
     std::sort(ms.begin(), ms.end());
-    CK(cudaMemcpy(got.data(), d_c, cbytes, cudaMemcpyDeviceToHost));
+    SPINDLE_CUDA_CHECK(cudaMemcpy(got.data(), d_c, cbytes, cudaMemcpyDeviceToHost));
     double num = 0, den = 0;
     for (std::size_t i = 0; i < got.size(); ++i) {
       num += (got[i] - ref[i]) * static_cast<double>(got[i] - ref[i]);
@@ -291,7 +283,7 @@ int main(int argc, char** argv) {
   // A persisting window over `base` (bytes), run, then the window and the persisting lines cleared.
   auto with_window = [&](const void* base, std::size_t bytes, const char* name, int mode, int h) {
     const std::size_t lim = std::min<std::size_t>(bytes, prop.persistingL2CacheMaxSize);
-    CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, lim));
+    SPINDLE_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, lim));
     cudaStreamAttrValue attr{};
     attr.accessPolicyWindow.base_ptr = const_cast<void*>(base);
     attr.accessPolicyWindow.num_bytes =
@@ -299,11 +291,11 @@ int main(int argc, char** argv) {
     attr.accessPolicyWindow.hitRatio = std::min(1.0f, static_cast<float>(lim) / bytes);
     attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
     attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    CK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &attr));
+    SPINDLE_CUDA_CHECK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &attr));
     run(name, mode, true, h);
     attr.accessPolicyWindow.num_bytes = 0;
-    CK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &attr));
-    CK(cudaCtxResetPersistingL2Cache());
+    SPINDLE_CUDA_CHECK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &attr));
+    SPINDLE_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
   };
   for (int h : {49152, 57344, 65536, 98304}) {
     with_window(d_b2, static_cast<std::size_t>(h) * kN * 4, "window", 0, h);
@@ -311,14 +303,15 @@ int main(int argc, char** argv) {
   // The hot copy: B in the generator's order plus a copy of its H hottest rows (made inside each
   // timed run) under the window; only the column indices of the hot columns change.
   std::vector<int> ci3(ci.size());
-  CK(cudaMalloc(&d_ci3, ci3.size() * sizeof(int)));
-  CK(cudaMalloc(&d_bh, static_cast<std::size_t>(98304) * kN * 4));
+  SPINDLE_CUDA_CHECK(cudaMalloc(&d_ci3, ci3.size() * sizeof(int)));
+  SPINDLE_CUDA_CHECK(cudaMalloc(&d_bh, static_cast<std::size_t>(98304) * kN * 4));
   for (int h : {49152, 57344, 65536}) {
     for (std::size_t t = 0; t < ci.size(); ++t) {
       const int r = newc[ci[t]];
       ci3[t] = r < h ? static_cast<int>(static_cast<unsigned>(r) | 0x80000000u) : ci[t];
     }
-    CK(cudaMemcpy(d_ci3, ci3.data(), ci3.size() * sizeof(int), cudaMemcpyHostToDevice));
+    SPINDLE_CUDA_CHECK(
+        cudaMemcpy(d_ci3, ci3.data(), ci3.size() * sizeof(int), cudaMemcpyHostToDevice));
     run("hotcopy", 2, false, h);
     with_window(d_bh, static_cast<std::size_t>(h) * kN * 4, "hotcopy+win", 2, h);
   }
