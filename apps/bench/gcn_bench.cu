@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "apps/bench/mxm_bench.cuh"
+#include "ops/cuda/mxm/mxm_fused.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/executor.hpp"
@@ -209,6 +210,20 @@ int main(int argc, char** argv) try {
   const float* tf32_out = out32.data();
   const double tf32_rel = rel_l2(tf32_out, gpu_out, out.size());
 
+  // The same without the group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp; the test
+  // hook turns it off everywhere): what the copy gains, on the same data in the same run.
+  detail::cuda::debug_spmm_gather_hints(-1);
+  GcnWorkspace<float> wsn;
+  const Timing tn =
+      time_runs([&] { gcn_inference_normalized(A_hat, X, model, wsn, gpu); }, s, warmup, reps);
+  detail::cuda::debug_spmm_gather_hints(0);
+  const DenseMatrix<float>& out_nohot = wsn.out.back();
+  const double nohot_rel = rel_l2(out_nohot.data(), gpu_out, out.size());  // one download
+  std::printf(
+      "# RESULT gcn-no-hot-copy %s on %s: %.3f ms per inference (hot copy of B off; median of "
+      "%d; min %.3f); rel L2 vs the default %.3g\n",
+      ng.name.c_str(), dev.c_str(), tn.median, reps, tn.min, nohot_rel);
+
   // Tuning mode (GcnOptions::tune): each aggregation's SpMM kernels timed once per width and
   // each GEMM's cuBLAS algorithms once per shape, in a first untimed inference; the timed runs
   // reuse the winners. Reported with its difference from the planner's FP32 result.
@@ -272,6 +287,8 @@ int main(int argc, char** argv) try {
       .num("fused_rel_diff_vs_unfused", fused_rel)
       .num("tf32_gemm_ms_median", t32.median)
       .num("tf32_rel_diff_vs_fp32", tf32_rel)
+      .num("no_hot_copy_ms_median", tn.median)
+      .num("no_hot_copy_rel_diff", nohot_rel)
       .num("tuned_ms_median", tt.median)
       .num("tuned_rel_diff_vs_fp32", tuned_rel)
       .num("normalize_ms", norm_ms)
@@ -279,7 +296,8 @@ int main(int argc, char** argv) try {
       .num("rel_diff_vs_cpu", rel);
   for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
-  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused_rel > 1e-4 ? 1 : 0;
+  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused_rel > 1e-4 || nohot_rel > 1e-4 ? 1
+                                                                                              : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "spindle_bench_gcn: %s\n", e.what());
   return 1;

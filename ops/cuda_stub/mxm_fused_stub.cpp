@@ -31,13 +31,13 @@ std::int64_t debug_spmm_hinted_launches() noexcept { return 0; }
 void debug_spmm_hot_columns_no_room(bool) noexcept {}
 
 template <class I>
-std::vector<int> debug_spmm_hot_classes(const std::vector<I>&, std::int64_t, std::int64_t) {
+std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>&, std::int64_t, std::int64_t) {
   throw Unsupported("spindle was built without CUDA: the SpMM hot columns are built on a GPU");
 }
-template std::vector<int> debug_spmm_hot_classes<std::int32_t>(const std::vector<std::int32_t>&,
-                                                               std::int64_t, std::int64_t);
-template std::vector<int> debug_spmm_hot_classes<std::int64_t>(const std::vector<std::int64_t>&,
-                                                               std::int64_t, std::int64_t);
+template std::vector<std::int64_t> debug_spmm_hot_slots<std::int32_t>(
+    const std::vector<std::int32_t>&, std::int64_t, std::int64_t);
+template std::vector<std::int64_t> debug_spmm_hot_slots<std::int64_t>(
+    const std::vector<std::int64_t>&, std::int64_t, std::int64_t);
 
 }  // namespace spindle::detail::cuda
 

@@ -345,9 +345,10 @@ struct GatherHints {
   GatherHints& operator=(const GatherHints&) = delete;
 };
 
-// The group form's L2 hints (ops/cuda/mxm/hot_columns.hpp) on graphs where they would not apply
-// by rule: hot sets of 4 KB, i.e. 8 / 16 / 32 hot columns for 512 / 256 / 128-byte rows, so most
-// gathers here are cold (evict-first loads of flagged column ids). No result may change.
+// The group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp) on graphs where it would not
+// apply by rule: a copy of at most 4 KB, i.e. 8 / 16 / 32 hot rows of 512 / 256 / 128 bytes (4 of
+// two 512-byte slabs at N = 256), so most gathers here are cold (evict-first loads of B) and the
+// rest read the copy. No result may change.
 TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const GatherHints hints(4096);
@@ -409,34 +410,45 @@ TEST(MxmCuda, GroupFormWithoutRoomForHintsMatchesOracle) {
   EXPECT_EQ(detail::cuda::debug_spmm_hinted_launches(), before);
 }
 
-// The hotness classes behind the hints: column j < 100 has in-degree 100 - j, columns 100..199
-// none. A 4 KB budget makes the 8 / 16 / 32 columns of largest in-degree class 3 / 2+ / 1+; a
-// budget whose smallest hot set exceeds the columns makes every column class 3.
+// The flagged column ids behind the hot copy: column j < 100 has in-degree 100 - j, columns
+// 100..199 none. The 8 columns of largest in-degree get slots 0..7 in in-degree order; a hot count
+// beyond the columns with entries takes exactly those (never a column of in-degree 0). The hook
+// itself checks every flagged entry against the copy's slot order.
 template <class I>
-void check_hot_classes() {
+void check_hot_slots() {
   std::vector<I> col;
   for (int j = 0; j < 100; ++j) {
     for (int r = 0; r < 100 - j; ++r) col.push_back(static_cast<I>(j));
   }
   std::mt19937_64 rng(17);
   std::shuffle(col.begin(), col.end(), rng);
-  const std::vector<int> cls = detail::cuda::debug_spmm_hot_classes<I>(col, 200, 4096);
-  ASSERT_EQ(cls.size(), col.size());
+  const std::vector<std::int64_t> slot = detail::cuda::debug_spmm_hot_slots<I>(col, 200, 8);
+  ASSERT_EQ(slot.size(), col.size());
   for (std::size_t k = 0; k < col.size(); ++k) {
-    const auto j = static_cast<int>(col[k]);
-    const int want = j < 8 ? 3 : (j < 16 ? 2 : (j < 32 ? 1 : 0));
-    ASSERT_EQ(cls[k], want) << "entry " << k << ", column " << j;
+    const auto j = static_cast<std::int64_t>(col[k]);
+    ASSERT_EQ(slot[k], j < 8 ? j : -1) << "entry " << k << ", column " << j;
   }
-  for (const int c : detail::cuda::debug_spmm_hot_classes<I>(col, 200, std::int64_t{1} << 20)) {
-    ASSERT_EQ(c, 3);
+  const std::vector<std::int64_t> all = detail::cuda::debug_spmm_hot_slots<I>(col, 200, 150);
+  for (std::size_t k = 0; k < col.size(); ++k) {
+    ASSERT_EQ(all[k], static_cast<std::int64_t>(col[k])) << "entry " << k;
   }
-  EXPECT_TRUE(detail::cuda::debug_spmm_hot_classes<I>({}, 200, 4096).empty());
+  // Ties keep ascending ids: columns 0..3 all of in-degree 5, hot count 2 takes 0 and 1.
+  std::vector<I> ties;
+  for (int j = 0; j < 4; ++j) {
+    for (int r = 0; r < 5; ++r) ties.push_back(static_cast<I>(3 - j));
+  }
+  const std::vector<std::int64_t> tie = detail::cuda::debug_spmm_hot_slots<I>(ties, 4, 2);
+  for (std::size_t k = 0; k < ties.size(); ++k) {
+    const auto j = static_cast<std::int64_t>(ties[k]);
+    ASSERT_EQ(tie[k], j < 2 ? j : -1) << "entry " << k;
+  }
+  EXPECT_TRUE(detail::cuda::debug_spmm_hot_slots<I>({}, 200, 8).empty());
 }
 
-TEST(MxmCuda, HotColumnClassesFollowInDegree) {
+TEST(MxmCuda, HotColumnSlotsFollowInDegree) {
   SPINDLE_SKIP_WITHOUT_GPU();
-  check_hot_classes<std::int32_t>();
-  check_hot_classes<std::int64_t>();
+  check_hot_slots<std::int32_t>();
+  check_hot_slots<std::int64_t>();
 }
 
 TEST(MxmCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {

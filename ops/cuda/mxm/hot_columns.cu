@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The hotness classes of a graph's columns for the group form's L2 hints (hot_columns.hpp).
+// The hot copy of B for the group form: flagged column ids, the copy and its persisting L2
+// window (hot_columns.hpp).
 #include "ops/cuda/mxm/hot_columns.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "engine/src/cuda/cuda_check.hpp"
 #include "ops/cuda/common/column_degrees.cuh"
 #include "spindle/error.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/plan.hpp"
 
 namespace spindle::detail::cuda {
@@ -21,28 +24,57 @@ namespace {
 std::atomic<std::int64_t> g_hint_budget{0};
 std::atomic<bool> g_no_room{false};
 
-/// out[k] = col[k] with class (deg > t1) + (deg > t2) + (deg > t3) in its top two bits. t1 <= t2
-/// <= t3, so the classes nest; a threshold of -1 (fewer columns than the class holds) takes all.
-template <class I, class U>
+/// slot_of[order[s]] = s for s < hot (slot_of starts as -1 everywhere).
+template <class I>
+__global__ void hot_slot_scatter_kernel(const I* __restrict__ order, std::int64_t hot,
+                                        I* __restrict__ slot_of) {
+  const std::int64_t s = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s < hot) slot_of[order[s]] = static_cast<I>(s);
+}
+
+/// out[k] = slot | top bit when col[k] is hot, else col[k].
+template <class I>
 __global__ void hot_flag_kernel(const I* __restrict__ col, std::int64_t nnz,
-                                const U* __restrict__ deg, std::int64_t t1, std::int64_t t2,
-                                std::int64_t t3, I* __restrict__ out) {
-  using UI = std::make_unsigned_t<I>;
+                                const I* __restrict__ slot_of, I* __restrict__ out) {
+  using U = std::make_unsigned_t<I>;
+  constexpr U kTop = U{1} << (sizeof(I) * 8 - 1);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
        k += stride) {
     const I j = col[k];
-    const auto d = static_cast<std::int64_t>(deg[j]);
-    const UI cls = static_cast<UI>((d > t1) + (d > t2) + (d > t3));
-    out[k] = static_cast<I>(static_cast<UI>(j) | (cls << (sizeof(I) * 8 - 2)));
+    const I s = slot_of[j];
+    out[k] = s >= 0 ? static_cast<I>(static_cast<U>(s) | kTop) : j;
+  }
+}
+
+template <class T, class I>
+__global__ void hot_copy_kernel(const I* __restrict__ order, std::int64_t hot,
+                                const T* __restrict__ b, std::int64_t ldb, std::int64_t n,
+                                std::int64_t width, std::int64_t total, T* __restrict__ hot_b) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += stride) {
+    const std::int64_t q = i % width;
+    const std::int64_t rest = i / width;
+    const std::int64_t s = rest % hot;
+    const std::int64_t col = (rest / hot) * width + q;
+    hot_b[i] = col < n ? b[static_cast<std::int64_t>(order[s]) * ldb + col] : T(0);
+  }
+}
+
+/// Reads one word of every 32-byte sector of [p, p + bytes) (volatile: the loads stay), so that
+/// the lines take the access property of the stream's current window.
+__global__ void l2_touch_kernel(const char* __restrict__ p, std::int64_t sectors) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < sectors; i += stride) {
+    asm volatile("{\n\t.reg .u32 t;\n\tld.global.cg.u32 t, [%0];\n\t}" ::"l"(p + i * 32));
   }
 }
 
 }  // namespace
 
-void debug_spmm_gather_hints(std::int64_t budget) noexcept {
-  g_hint_budget.store(budget > 0 ? budget : 0);
-}
+void debug_spmm_gather_hints(std::int64_t budget) noexcept { g_hint_budget.store(budget); }
 std::int64_t spmm_gather_hints_override() noexcept { return g_hint_budget.load(); }
 void debug_spmm_hot_columns_no_room(bool on) noexcept { g_no_room.store(on); }
 
@@ -52,101 +84,233 @@ std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept {
 }
 std::int64_t debug_spmm_hinted_launches() noexcept { return spmm_hinted_launch_count().load(); }
 
+std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes) {
+  // Bytes the copy may take: 24 MB measured best of 24 / 28 / 32 MB on an H100 (R-MAT 22, N =
+  // 128, l2_hot_rows: 6.489 / 6.707 / 7.113 ms; its persisting set-aside is at most 31 MB).
+  constexpr std::int64_t kSpmmHotBytes = std::int64_t{24} << 20;
+  // Narrowest pass that gets the copy by rule: 128 bytes (N = 32 floats), the narrowest pass
+  // of 16-byte fragments. (Evict-first hints alone tied there, NOTES.md run 13.)
+  constexpr std::int64_t kSpmmHintMinRowBytes = 128;
+  static const std::int64_t set_aside = [] {
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&v, cudaDevAttrMaxPersistingL2CacheSize, dev) != cudaSuccess) {
+      cudaGetLastError();
+      return std::int64_t{0};
+    }
+    return static_cast<std::int64_t>(v);
+  }();
+  const std::int64_t forced = g_hint_budget.load();
+  if (forced < 0 || copy_row_bytes <= 0) return 0;
+  if (forced == 0) {
+    const std::int64_t l2 = device_caps().l2_bytes > 0 ? device_caps().l2_bytes : 50ll << 20;
+    if (row_bytes < kSpmmHintMinRowBytes ||
+        static_cast<double>(cols) * static_cast<double>(row_bytes) <= static_cast<double>(l2)) {
+      return 0;
+    }
+  }
+  return std::min(forced > 0 ? forced : kSpmmHotBytes, set_aside) / copy_row_bytes;
+}
+
 namespace {
 
 template <class I>
 void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, std::int64_t cols,
-                      std::int64_t budget, cudaStream_t stream) {
+                      std::int64_t hot, cudaStream_t stream) {
   using U = ColumnDegree<I>;
   if (g_no_room.load()) {
     throw OutOfMemory("spmm hot columns: no room (test hook debug_spmm_hot_columns_no_room)");
   }
-  HotColumnsSlot* s = &slot;
-  s->col = DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(nnz, 1)) * sizeof(I),
-                        "spmm hot columns");
-  if (nnz == 0 || cols == 0) return;
+  hot = std::min(hot, cols);
+  if (nnz == 0 || hot <= 0) return;  // slot.hot stays 0: no copy
   const std::size_t n_bytes = static_cast<std::size_t>(cols) * sizeof(U);
   DeviceBuffer deg(n_bytes, "spmm hot columns"), sorted(n_bytes, "spmm hot columns");
-  sort_column_degrees<I>(col_idx, nnz, cols, deg.as<U>(), sorted.as<U>(), nullptr,
+  DeviceBuffer ids(static_cast<std::size_t>(cols) * sizeof(I), "spmm hot columns");
+  sort_column_degrees<I>(col_idx, nnz, cols, deg.as<U>(), sorted.as<U>(), ids.as<I>(),
                          "spmm hot columns", stream);
-  // The thresholds of classes 1, 2, 3: the (K_c + 1)-th largest in-degree, read in one sync.
-  U v[3] = {0, 0, 0};
-  bool read = false;
-  for (int c = 1; c <= 3; ++c) {
-    const std::int64_t k = spmm_hot_count(budget, c);
-    if (k < cols) {
-      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&v[c - 1], sorted.as<U>() + k, sizeof(U),
-                                         cudaMemcpyDeviceToHost, stream));
-      read = true;
-    }
-  }
-  if (read) SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::int64_t t[3] = {-1, -1, -1};  // -1: fewer columns than the class holds, all in it
-  for (int c = 1; c <= 3; ++c) {
-    if (spmm_hot_count(budget, c) < cols) t[c - 1] = static_cast<std::int64_t>(v[c - 1]);
-  }
-  hot_flag_kernel<I, U><<<grid_stride_blocks(nnz), 256, 0, stream>>>(
-      col_idx, nnz, deg.as<const U>(), t[0], t[1], t[2], s->col.as<I>());
+  // Columns of in-degree 0 sort last: the hot count is the number of nonzero degrees among the
+  // first `hot` (read back once, at most budget / 128 bytes of degrees).
+  std::vector<U> top(static_cast<std::size_t>(hot));
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(top.data(), sorted.get(), top.size() * sizeof(U),
+                                     cudaMemcpyDeviceToHost, stream));
+  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  slot.hot = std::count_if(top.begin(), top.end(), [](U d) { return d > 0; });
+  if (slot.hot == 0) return;
+  slot.col = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(I), "spmm hot columns");
+  slot.order = DeviceBuffer(static_cast<std::size_t>(slot.hot) * sizeof(I), "spmm hot columns");
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(slot.order.get(), ids.get(),
+                                     static_cast<std::size_t>(slot.hot) * sizeof(I),
+                                     cudaMemcpyDeviceToDevice, stream));
+  DeviceBuffer slot_of(static_cast<std::size_t>(cols) * sizeof(I), "spmm hot columns");
+  SPINDLE_CUDA_CHECK(
+      cudaMemsetAsync(slot_of.get(), 0xff, static_cast<std::size_t>(cols) * sizeof(I), stream));
+  hot_slot_scatter_kernel<I><<<static_cast<unsigned>((slot.hot + 255) / 256), 256, 0, stream>>>(
+      slot.order.as<const I>(), slot.hot, slot_of.as<I>());
+  SPINDLE_CUDA_CHECK_LAUNCH("hot_slot_scatter_kernel");
+  hot_flag_kernel<I><<<grid_stride_blocks(nnz), 256, 0, stream>>>(
+      col_idx, nnz, slot_of.as<const I>(), slot.col.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("hot_flag_kernel");
-  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // deg and sorted die here
-}
+}  // the scratch buffers are freed stream-ordered, after the kernels
 
 }  // namespace
 
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
-                                                  std::int64_t cols, std::int64_t budget,
+                                                  std::int64_t cols, std::int64_t hot,
                                                   cudaStream_t stream) {
   auto s = std::make_unique<HotColumnsSlot>();
   try {
-    fill_hot_columns<I>(*s, col_idx, nnz, cols, budget, stream);
+    fill_hot_columns<I>(*s, col_idx, nnz, cols, hot, stream);
   } catch (const OutOfMemory& e) {
     // Buffers already made are freed stream-ordered, after the kernels that use them.
     s->col = DeviceBuffer();
+    s->order = DeviceBuffer();
+    s->hot = 0;
     s->no_room = true;
     if (plan_logging_enabled()) {
       std::fprintf(stderr,
-                   "[spindle plan] mxm: nnz_balanced_seq runs without L2 hints for B (no room for "
-                   "the flagged column ids: %s)\n",
+                   "[spindle plan] mxm: nnz_balanced_seq runs without the hot copy of B (no room "
+                   "for the flagged column ids: %s)\n",
                    e.what());
     }
   }
   return s;
 }
 
+template <class T, class I>
+void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t ldb, std::int64_t n,
+                     std::int64_t width, std::int64_t passes, T* hot_b, cudaStream_t stream) {
+  const std::int64_t total = passes * hot * width;
+  if (total <= 0) return;
+  hot_copy_kernel<T, I>
+      <<<grid_stride_blocks(total), 256, 0, stream>>>(order, hot, b, ldb, n, width, total, hot_b);
+  SPINDLE_CUDA_CHECK_LAUNCH("hot_copy_kernel");
+}
+
+PersistingWindow::PersistingWindow(PersistingWindow&& o) noexcept
+    : base_(o.base_), bytes_(o.bytes_), stream_(o.stream_), saved_(o.saved_) {
+  o.base_ = nullptr;
+}
+
+PersistingWindow& PersistingWindow::operator=(PersistingWindow&& o) noexcept {
+  if (this != &o) {
+    close();
+    base_ = o.base_;
+    bytes_ = o.bytes_;
+    stream_ = o.stream_;
+    saved_ = o.saved_;
+    o.base_ = nullptr;
+  }
+  return *this;
+}
+
+void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t stream) {
+  close();
+  if (base == nullptr || bytes == 0) return;
+  static std::mutex limit_mutex;
+  {
+    const std::lock_guard<std::mutex> lock(limit_mutex);
+    std::size_t limit = 0;
+    SPINDLE_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
+    if (limit < bytes)
+      SPINDLE_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes));
+    SPINDLE_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
+    bytes = std::min(bytes, limit);
+  }
+  int dev = 0, max_window = 0;
+  SPINDLE_CUDA_CHECK(cudaGetDevice(&dev));
+  SPINDLE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+  bytes = std::min(bytes, static_cast<std::size_t>(max_window));
+  if (bytes == 0) return;
+  SPINDLE_CUDA_CHECK(
+      cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_));
+  cudaStreamAttrValue attr{};
+  attr.accessPolicyWindow.base_ptr = const_cast<void*>(base);
+  attr.accessPolicyWindow.num_bytes = bytes;
+  attr.accessPolicyWindow.hitRatio = 1.0f;
+  attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  SPINDLE_CUDA_CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr));
+  base_ = base;
+  bytes_ = bytes;
+  stream_ = stream;
+}
+
+void PersistingWindow::close() noexcept {
+  if (base_ == nullptr) return;
+  cudaStreamAttrValue attr{};
+  attr.accessPolicyWindow.base_ptr = const_cast<void*>(base_);
+  attr.accessPolicyWindow.num_bytes = bytes_;
+  attr.accessPolicyWindow.hitRatio = 1.0f;
+  attr.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
+  attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  cudaError_t e = cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &attr);
+  if (e == cudaSuccess) {
+    const auto sectors = static_cast<std::int64_t>(bytes_ / 32);
+    l2_touch_kernel<<<grid_stride_blocks(sectors), 256, 0, stream_>>>(
+        static_cast<const char*>(base_), sectors);
+    e = cudaGetLastError();
+  }
+  const cudaError_t r =
+      cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &saved_);
+  if (e == cudaSuccess) e = r;
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    if (plan_logging_enabled()) {
+      std::fprintf(stderr, "[spindle plan] mxm: closing the hot copy's L2 window failed: %s\n",
+                   cudaGetErrorString(e));
+    }
+  }
+  base_ = nullptr;
+}
+
 template <class I>
-std::vector<int> debug_spmm_hot_classes(const std::vector<I>& col_idx, std::int64_t cols,
-                                        std::int64_t budget) {
+std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>& col_idx, std::int64_t cols,
+                                               std::int64_t hot) {
   const cudaStream_t stream = context().stream;
   const DeviceBuffer d = upload_async(col_idx, "spmm hot columns test", stream);
   const auto slot = build_hot_columns<I>(d.as<const I>(), static_cast<std::int64_t>(col_idx.size()),
-                                         cols, budget, stream);
-  std::vector<I> flagged(col_idx.size());
-  if (!flagged.empty()) {
-    SPINDLE_CUDA_CHECK(cudaMemcpy(flagged.data(), slot->col.get(), flagged.size() * sizeof(I),
-                                  cudaMemcpyDeviceToHost));
-  }
-  std::vector<int> cls(flagged.size());
+                                         cols, hot, stream);
+  std::vector<std::int64_t> out(col_idx.size(), -1);
+  if (slot->hot == 0) return out;
+  std::vector<I> flagged(col_idx.size()), order(static_cast<std::size_t>(slot->hot));
+  SPINDLE_CUDA_CHECK(cudaMemcpy(flagged.data(), slot->col.get(), flagged.size() * sizeof(I),
+                                cudaMemcpyDeviceToHost));
+  SPINDLE_CUDA_CHECK(cudaMemcpy(order.data(), slot->order.get(), order.size() * sizeof(I),
+                                cudaMemcpyDeviceToHost));
   for (std::size_t k = 0; k < flagged.size(); ++k) {
-    if (spmm_hot_strip(flagged[k]) != col_idx[k]) {
-      throw DeviceError("spmm hot columns: entry " + std::to_string(k) + " lost its column id", 0);
+    if (!spmm_hot_flagged(flagged[k])) {
+      if (flagged[k] != col_idx[k]) {
+        throw DeviceError("spmm hot columns: entry " + std::to_string(k) + " lost its column id",
+                          0);
+      }
+      continue;
     }
-    cls[k] = spmm_hot_class(flagged[k]);
+    const std::int64_t s = spmm_hot_strip(flagged[k]);
+    if (s >= slot->hot || order[static_cast<std::size_t>(s)] != col_idx[k]) {
+      throw DeviceError("spmm hot columns: entry " + std::to_string(k) + " has a wrong slot", 0);
+    }
+    out[k] = s;
   }
-  return cls;
+  return out;
 }
-template std::vector<int> debug_spmm_hot_classes<std::int32_t>(const std::vector<std::int32_t>&,
-                                                               std::int64_t, std::int64_t);
-template std::vector<int> debug_spmm_hot_classes<std::int64_t>(const std::vector<std::int64_t>&,
-                                                               std::int64_t, std::int64_t);
+template std::vector<std::int64_t> debug_spmm_hot_slots<std::int32_t>(
+    const std::vector<std::int32_t>&, std::int64_t, std::int64_t);
+template std::vector<std::int64_t> debug_spmm_hot_slots<std::int64_t>(
+    const std::vector<std::int64_t>&, std::int64_t, std::int64_t);
 
-template std::unique_ptr<HotColumnsSlot> build_hot_columns<std::int32_t>(const std::int32_t*,
-                                                                         std::int64_t, std::int64_t,
-                                                                         std::int64_t,
-                                                                         cudaStream_t);
-template std::unique_ptr<HotColumnsSlot> build_hot_columns<std::int64_t>(const std::int64_t*,
-                                                                         std::int64_t, std::int64_t,
-                                                                         std::int64_t,
-                                                                         cudaStream_t);
+#define SPINDLE_HOT_INST(I)                                                                     \
+  template std::unique_ptr<HotColumnsSlot> build_hot_columns<I>(                                \
+      const I*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t);                        \
+  template void launch_hot_copy<float, I>(const I*, std::int64_t, const float*, std::int64_t,   \
+                                          std::int64_t, std::int64_t, std::int64_t, float*,     \
+                                          cudaStream_t);                                        \
+  template void launch_hot_copy<double, I>(const I*, std::int64_t, const double*, std::int64_t, \
+                                           std::int64_t, std::int64_t, std::int64_t, double*,   \
+                                           cudaStream_t);
+SPINDLE_HOT_INST(std::int32_t)
+SPINDLE_HOT_INST(std::int64_t)
+#undef SPINDLE_HOT_INST
 
 }  // namespace spindle::detail::cuda

@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file hot_columns.hpp
-/// @brief L2 eviction hints for the gathers of B in nnz_balanced_seq's group form.
+/// @brief The hot copy of B for nnz_balanced_seq's group form: the B rows of a graph's most
+/// gathered columns, copied per call into one small buffer that L2 keeps.
 ///
 /// On a skewed graph whose B does not fit L2, a few columns take most of the entries (R-MAT
-/// scale 22: the 64K columns of largest in-degree hold 63% of them, 256K hold 85%), and their B
-/// rows are worth keeping in L2, while a row of a column of small in-degree is read a few times
-/// and then only evicts hot rows. The group form therefore loads the B rows of cold columns with
-/// an evict-first L2 policy and the rest plainly. Which columns are hot depends on how many B
-/// rows fit a budget of kSpmmHotBytes, so on the bytes of B a pass reads per row: the graph's
-/// column ids get a copy whose top two bits hold a hotness class (3: among the budget's worth of
-/// 512-byte rows, 2: of 256-byte rows, 1: of 128-byte rows, 0: cold), built once on the device
-/// and cached on the graph; a launch needs class spmm_hot_need(row bytes) for a plain load.
+/// scale 22: the 48 K columns of largest in-degree hold 59% of them, 64 K hold 63%), yet their B
+/// rows are scattered over B and share L2 with the rows of cold columns, each read a few times.
+/// The group form therefore reads the rows of the `hot` columns of largest in-degree from a
+/// copy (at most kSpmmHotBytes, made at the start of each call) under a persisting
+/// access-policy window, and the rows of the other columns with an evict-first L2 policy. The
+/// graph's column ids get a copy in which a hot column's id is replaced by its slot in the copy
+/// with the top bit set, built once on the device and cached on the graph per hot count.
 ///
-/// Measured (H100, R-MAT 22, fp32, apps/bench/experiments/spmm_params.cu variant xz, NOTES.md
-/// run 13): N = 128 7.55 -> 6.88 ms, N = 64 3.40 -> 3.27, N = 32 1.89 -> 1.85; R-MAT 20 N = 128
-/// 1.46 -> 1.38. Marking the hot rows evict-last as well gained nothing more (6.86 at N = 128,
-/// slower at N = 32 and 64) and would outlive the kernel, so hot rows load plainly.
+/// Measured (H100, R-MAT 22, fp32, N = 128, apps/bench/experiments/l2_hot_rows.cu, NOTES.md run
+/// 19): 9.311 ms plain, 8.943 with evict-last / evict-first hints alone, 6.489 with a copy of the
+/// 48 K hottest rows (24 MB) under the window; 56 K / 64 K rows 6.707 / 7.113 (the persisting
+/// set-aside is at most 31 MB there).
 
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -31,62 +32,84 @@
 
 namespace spindle::detail::cuda {
 
-/// Bytes of B rows the hot columns of a class may take (about 2/3 of an H100's 50 MB L2).
-inline constexpr std::int64_t kSpmmHotBytes = std::int64_t{32} << 20;
-
-/// Narrowest pass (bytes of a B row one pass reads) that gets the hints without the tests' hook.
-/// Measured (H100, NOTES.md run 13, R-MAT 22, hints by rule against every column hot): N = 64
-/// 3.40 against 3.57 ms, N = 128 6.99 against 7.64; at N = 32 (128-byte passes) 2.02 against
-/// 2.07, a tie within the cost of the hinted kernel's extra code, so narrower passes keep the
-/// hint-free kernel.
-inline constexpr std::int64_t kSpmmHintMinRowBytes = 256;
-
-/// The class a gather of B rows of `row_bytes` bytes (one pass) needs to load plainly.
-inline int spmm_hot_need(std::int64_t row_bytes) {
-  return row_bytes >= 512 ? 3 : (row_bytes >= 256 ? 2 : 1);
-}
-
-/// Columns of hot class c (1..3) for a budget of `budget` bytes: rows of 128·2^(c-1) bytes.
-inline std::int64_t spmm_hot_count(std::int64_t budget, int c) {
-  return budget / (std::int64_t{64} << c);
-}
-
-/// Column ids must leave their top two bits free for the classes.
+/// Column ids must leave their top bit free for the hot flag.
 template <class I>
-constexpr std::int64_t kSpmmHotMaxCols = std::int64_t{1} << (sizeof(I) * 8 - 2);
+constexpr std::int64_t kSpmmHotMaxCols = std::int64_t{1} << (sizeof(I) * 8 - 1);
 
-/// The class of a flagged column id and the id itself.
+/// A flagged entry holds a slot of the hot copy (top bit set), else the column id itself.
 template <class I>
-__host__ __device__ __forceinline__ int spmm_hot_class(I j) {
+__host__ __device__ __forceinline__ bool spmm_hot_flagged(I j) {
   using U = std::make_unsigned_t<I>;
-  return static_cast<int>(static_cast<U>(j) >> (sizeof(I) * 8 - 2));
+  return (static_cast<U>(j) >> (sizeof(I) * 8 - 1)) != 0;
 }
 template <class I>
 __host__ __device__ __forceinline__ I spmm_hot_strip(I j) {
   using U = std::make_unsigned_t<I>;
-  return static_cast<I>(static_cast<U>(j) & (~U{0} >> 2));
+  return static_cast<I>(static_cast<U>(j) & (~U{0} >> 1));
 }
+
+/// The rule (defined in hot_columns.cu, so that its constants change without recompiling the
+/// kernels): the number of hot rows a group-form call of a graph with `cols` columns gets, 0 for
+/// no copy. row_bytes: bytes of a B row one pass reads; copy_row_bytes: bytes of a hot row in
+/// the copy (every pass's slab). The copy applies where a pass's slab of B outgrows L2 and is at
+/// least kSpmmHintMinRowBytes wide, or everywhere with the tests' hook budget (never with the
+/// hook at -1), and holds at most kSpmmHotBytes, capped by the device's persisting L2 set-aside
+/// (none there: no copy).
+std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes);
 
 /// Counts launches of the hinted group kernel (debug_spmm_hinted_launches reads it).
 std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept;
 
-/// The flagged copy of a graph's column ids (device, nnz entries).
+/// The flagged copy of a graph's column ids for one hot count (device).
 struct HotColumnsSlot : ExtensionSlot {
-  DeviceBuffer col;
-  bool no_room = false;  ///< the GPU had no memory for it: gathers run without hints
+  DeviceBuffer col;      ///< nnz entries: slot | top bit for a hot column, else the column id
+  DeviceBuffer order;    ///< `hot` entries: order[s] = the column whose B row is slot s
+  std::int64_t hot = 0;  ///< hot columns: at most the count asked for, none of in-degree 0
+  bool no_room = false;  ///< the GPU had no memory for it: gathers run without the copy
 };
 
-/// Builds the flagged copy of `col_idx` (device, nnz entries over `cols` columns, cols at most
-/// kSpmmHotMaxCols<I>): in-degrees by atomic counts, a radix sort of them for the class
-/// thresholds, then id | class << (bits - 2). A column is in class c or above when its
-/// in-degree exceeds the (K_c + 1)-th largest one (K_c = spmm_hot_count(budget, c)): at most K_c
-/// columns are, ties at the threshold left out.
-/// Enqueued on `stream`; returns after the thresholds were read (one synchronization). When the
-/// GPU has no room for the copy and its scratch, returns a slot with no_room set (logged with
-/// SPINDLE_LOG=plan) instead of throwing: the hints only change cache policy.
+/// Builds the flagged copy of `col_idx` (device, nnz entries over `cols` columns, cols below
+/// kSpmmHotMaxCols<I>) for the `hot` columns of largest in-degree (ties by ascending id, none of
+/// in-degree 0): in-degrees by atomic counts, a stable radix sort of (degree, id), then each
+/// entry of a hot column becomes its slot | top bit. Enqueued on `stream`; returns after the
+/// hot count was read (one synchronization). When the GPU has no room for the copy and its
+/// scratch, returns a slot with no_room set (logged with SPINDLE_LOG=plan) instead of
+/// throwing: the copy only changes where B rows are read from.
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
-                                                  std::int64_t cols, std::int64_t budget,
+                                                  std::int64_t cols, std::int64_t hot,
                                                   cudaStream_t stream);
+
+/// Enqueues the hot copy: `passes` slabs of `width` columns, slab p holding columns
+/// [p·width, p·width + width) of the B rows order[0 .. hot): hot_b[(p·hot + s)·width + q] =
+/// b[order[s]·ldb + p·width + q], 0 past column n. T: float or double.
+template <class T, class I>
+void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t ldb, std::int64_t n,
+                     std::int64_t width, std::int64_t passes, T* hot_b, cudaStream_t stream);
+
+/// A persisting L2 access-policy window on a stream for the kernels of one call. open() raises
+/// the device's persisting limit where it is lower than the window (once; never lowers it) and
+/// sets the window; the destructor enqueues a pass that reads the window's lines under a
+/// normal-property window (returning them to normal L2 use, so that later kernels get the whole
+/// L2 back: cudaCtxResetPersistingL2Cache is not stream-ordered) and restores the stream's
+/// previous window. Errors in the destructor are swallowed (logged with SPINDLE_LOG=plan).
+class PersistingWindow {
+ public:
+  PersistingWindow() = default;
+  ~PersistingWindow() { close(); }
+  PersistingWindow(PersistingWindow&& o) noexcept;
+  PersistingWindow& operator=(PersistingWindow&& o) noexcept;
+  PersistingWindow(const PersistingWindow&) = delete;
+  PersistingWindow& operator=(const PersistingWindow&) = delete;
+
+  void open(const void* base, std::size_t bytes, cudaStream_t stream);
+
+ private:
+  void close() noexcept;
+  const void* base_ = nullptr;
+  std::size_t bytes_ = 0;
+  cudaStream_t stream_ = nullptr;
+  cudaStreamAttrValue saved_{};
+};
 
 }  // namespace spindle::detail::cuda

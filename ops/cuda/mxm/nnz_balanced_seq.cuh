@@ -49,9 +49,12 @@ struct BalancedArgs {
   /// kernel as a separate CSR whose rows map into C.
   const I* __restrict__ row_map = nullptr;
   const I* __restrict__ row_idx = nullptr;  ///< COO row of every entry (coo_rows.cuh)
-  /// Group form: > 0 when a.col_idx is the graph's flagged copy (hot_columns.hpp); B rows of
-  /// columns of a lower class are loaded evict-first in L2.
-  int hot_need = 0;
+  /// Group form's hot copy of B (hot_columns.hpp): when set, a.col_idx is the graph's flagged
+  /// copy, a flagged entry's B row is read from hot (row slot of slab blockIdx.y, hot_rows rows
+  /// of hot_ld values per slab) and the other rows are loaded evict-first in L2.
+  const T* __restrict__ hot = nullptr;
+  std::int64_t hot_rows = 0;
+  std::int64_t hot_ld = 0;
 };
 
 /// chunk_row[c] = first row r with row_ptr[r] >= c·W (rows if none) for c < nchunks, and
@@ -347,10 +350,11 @@ struct GroupStore {
 /// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
 /// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
 ///
-/// kHints: the window holds flagged column ids (hot_columns.hpp; w.hot_need > 0) and the B rows
-/// of cold columns are loaded evict-first in L2, so that they do not push hot rows out. A
-/// separate instantiation, only for 16-byte fragments (launch_balanced_group_vec): the check
-/// behind a runtime flag cost 4-9% at N = 16 and 32 on R-MAT 22 even when off (NOTES.md run 13).
+/// kHints: the window holds flagged column ids (hot_columns.hpp; w.hot set): a hot column's B
+/// row is read from the hot copy, which a persisting L2 window keeps, and the B rows of cold
+/// columns are loaded evict-first in L2. A separate instantiation, only for 16-byte fragments
+/// (launch_balanced_group_vec): a check behind a runtime flag cost 4-9% at N = 16 and 32 on
+/// R-MAT 22 even when off (NOTES.md run 13).
 template <class S, class I, class V, class T, int VEC, class Fin, bool kHints>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2, Fin fin) {
@@ -369,6 +373,10 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   const std::int64_t col =
       static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
   const bool col_ok = col < a.n;
+  // This pass's slab of the hot copy, at this lane's columns (kHints only).
+  const T* const hot_b =
+      kHints ? w.hot + static_cast<std::int64_t>(blockIdx.y) * w.hot_rows * w.hot_ld + qlane * VEC
+             : nullptr;
   const std::int64_t s = c * w.chunk;
   const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
   // This group's window: Win::kEntries / (kSpmmBlock / G) entries, at most the chunk.
@@ -434,24 +442,23 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     for (int u = 0; u < U; ++u) {
       const int t = t0 + u;
       if (t < t1) {
-        I jc = wcol[t - wlo];
-        bool cold = false;
-        if constexpr (kHints) {
-          cold = spmm_hot_class(jc) < w.hot_need;
-          jc = spmm_hot_strip(jc);
-        }
-        const std::int64_t j = static_cast<std::int64_t>(jc);
+        const I jc = wcol[t - wlo];
         if constexpr (is_pattern_v<V>) {
           av[u] = T(1);
         } else {
           av[u] = wval[t - wlo];
         }
         if (col_ok) {
-          const T* p = a.b + j * a.ldb + col;
           if constexpr (kHints) {
-            bf[u] = cold ? load_frag_evict_first<T, VEC>(p) : load_frag<T, VEC>(p);
+            if (spmm_hot_flagged(jc)) {
+              bf[u] = load_frag<T, VEC>(hot_b +
+                                        static_cast<std::int64_t>(spmm_hot_strip(jc)) * w.hot_ld);
+            } else {
+              bf[u] =
+                  load_frag_evict_first<T, VEC>(a.b + static_cast<std::int64_t>(jc) * a.ldb + col);
+            }
           } else {
-            bf[u] = load_frag<T, VEC>(p);
+            bf[u] = load_frag<T, VEC>(a.b + static_cast<std::int64_t>(jc) * a.ldb + col);
           }
         }
       }
@@ -611,7 +618,7 @@ int balanced_group_vec(const SpmmArgs<I, V, T>& a) {
   return v;
 }
 
-/// The group form's L2 hints have a kernel for 16-byte fragments only (N >= 32 floats, N >= 32
+/// The group form's hot copy has a kernel for 16-byte fragments only (N >= 32 floats, N >= 32
 /// doubles): narrower passes keep the hint-free code.
 template <class T>
 constexpr bool group_hints_fit(int vec) {
@@ -628,9 +635,10 @@ void launch_balanced_group_fin(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
-  if (w.hot_need > 0 && !group_hints_fit<T>(VEC)) {
-    // Flagged ids would be read as column ids: run_balanced never asks for this.
-    throw DeviceError("nnz_balanced_seq: L2 hints asked for " + std::to_string(VEC * sizeof(T)) +
+  if (w.hot != nullptr && !group_hints_fit<T>(VEC)) {
+    // Flagged ids would be read as column ids: prepare_balanced never asks for this.
+    throw DeviceError("nnz_balanced_seq: the hot copy asked for " +
+                          std::to_string(VEC * sizeof(T)) +
                           "-byte fragments, which have no hinted kernel",
                       0);
   }
@@ -642,7 +650,7 @@ void launch_balanced_group_fin(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
     kernel<<<grid, kSpmmBlock, smem, stream>>>(a, w, log2_int(G), fin);
   };
   if constexpr (group_hints_fit<T>(VEC)) {
-    if (w.hot_need > 0) {
+    if (w.hot != nullptr) {
       launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin, true>);
       spmm_hinted_launch_count().fetch_add(1, std::memory_order_relaxed);
       return;

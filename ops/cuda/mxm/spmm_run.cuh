@@ -81,16 +81,15 @@ const I* cached_chunk_rows(const Graph<I, V>& G, const I* d_row_ptr, std::int64_
   return slot.rows.template as<const I>();
 }
 
-/// The graph's column ids with hotness classes (hot_columns.hpp) for a budget, built on first
-/// use. d_col_idx: the graph's device column ids. nullptr when the GPU had no room for the copy
-/// (remembered for the graph: the gathers then run without hints, which changes no result).
+/// The graph's flagged column ids for `hot` hot columns (hot_columns.hpp), built on first use.
+/// d_col_idx: the graph's device column ids. Its `hot` is 0 when the GPU had no room for them
+/// (remembered for the graph: the gathers then run without the copy, which changes no result).
 template <class I, class V>
-const I* cached_hot_columns(const Graph<I, V>& G, const I* d_col_idx, std::int64_t budget,
-                            cudaStream_t stream) {
-  const auto& slot = G.template extension<HotColumnsSlot>(
-      "cuda.mxm.hot_columns." + std::to_string(budget),
-      [&] { return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), budget, stream); });
-  return slot.no_room ? nullptr : slot.col.template as<const I>();
+const HotColumnsSlot& cached_hot_columns(const Graph<I, V>& G, const I* d_col_idx, std::int64_t hot,
+                                         cudaStream_t stream) {
+  return G.template extension<HotColumnsSlot>("cuda.mxm.hot_columns." + std::to_string(hot), [&] {
+    return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), hot, stream);
+  });
 }
 
 /// The device copy of the ASpT reordering (aspt_prepare.hpp) for one panel height.
@@ -211,18 +210,21 @@ inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats)
 }
 
 /// What a launch of nnz_balanced_seq needs beside the form and tile: the arguments (with the
-/// flagged column ids where the L2 hints apply), the partition and the partial buffers, which
-/// are freed stream-ordered with this object.
+/// flagged column ids where the hot copy applies), the partition, the partial buffers and the
+/// hot copy, freed stream-ordered with this object, and the copy's L2 window, closed first
+/// (members are destroyed in reverse order).
 template <class I, class VV, class T>
 struct BalancedSetup {
   SpmmArgs<I, VV, T> a;
   BalancedArgs<I, T> w;
   DeviceBuffer ws;
+  DeviceBuffer hot;
+  PersistingWindow window;
 };
 
 /// Prepares the balanced kernel on the CSR in `a` (whose structure is G's, or the ASpT long-row
 /// CSR with row_map): chunk size, the partition (cached on G under `tag`), partial buffers and
-/// the group form's L2 hints.
+/// the group form's hot copy of B (made here, on `stream`, under its L2 window).
 template <class I, class VV, class T, class V>
 BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz,
                                          const I* row_map, const Graph<I, V>& G,
@@ -234,7 +236,7 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
   w.nnz = nnz;
   const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
   const bool group_form = balanced_uses_group_form(nnz, lanes, form);
-  // The group form's fragment width and lanes per row (its window size and L2 hints use both).
+  // The group form's fragment width and lanes per row (its window size and hot copy use both).
   const int gvec = balanced_group_vec(a);
   const int glanes = seq_group_lanes(a.n, gvec, tile);
   if (chunk_req <= 0 && group_form) {
@@ -266,21 +268,33 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
   w.ws_tail = w.ws_head + w.nchunks * a.n;
   SpmmArgs<I, VV, T>& ga = setup.a;
   ga = a;
-  if (group_form && row_map == nullptr && nnz > 0 && G.cols() <= kSpmmHotMaxCols<I> &&
+  if (group_form && row_map == nullptr && nnz > 0 && G.cols() < kSpmmHotMaxCols<I> &&
       group_hints_fit<T>(gvec)) {
-    // L2 hints for B's gathers where a pass's slab of B (row_bytes per row) outgrows L2 and is
-    // at least kSpmmHintMinRowBytes wide (forced on by the tests' hook at any width).
-    const std::int64_t width = std::min<std::int64_t>(a.n, std::int64_t{glanes} * gvec);
-    const std::int64_t row_bytes = width * static_cast<std::int64_t>(sizeof(T));
-    const std::int64_t forced = spmm_gather_hints_override();
-    const std::int64_t l2 = device_caps().l2_bytes > 0 ? device_caps().l2_bytes : 50ll << 20;
-    if (forced > 0 || (row_bytes >= kSpmmHintMinRowBytes &&
-                       static_cast<double>(G.cols()) * static_cast<double>(row_bytes) >
-                           static_cast<double>(l2))) {
-      if (const I* flagged =
-              cached_hot_columns(G, a.col_idx, forced > 0 ? forced : kSpmmHotBytes, stream)) {
-        ga.col_idx = flagged;
-        w.hot_need = spmm_hot_need(row_bytes);
+    // The hot copy (hot_columns.hpp): `passes` slabs of `width` values per hot row, all under
+    // one window; spmm_hot_rows holds the rule and the budget.
+    const std::int64_t width = std::int64_t{glanes} * gvec;
+    const std::int64_t passes = (a.n + width - 1) / width;
+    const std::int64_t elem = static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t hot =
+        spmm_hot_rows(G.cols(), std::min(a.n, width) * elem, passes * width * elem);
+    if (hot > 0) {
+      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, hot, stream);
+      if (slot.hot > 0) {
+        const std::size_t bytes = static_cast<std::size_t>(passes * slot.hot * width) * sizeof(T);
+        try {
+          setup.hot = DeviceBuffer(bytes, "nnz_balanced_seq hot copy");
+        } catch (const OutOfMemory&) {
+          // No room for the copy this time: the gathers run as without it (same results).
+        }
+        if (setup.hot.get() != nullptr) {
+          setup.window.open(setup.hot.get(), bytes, stream);
+          launch_hot_copy<T, I>(slot.order.template as<const I>(), slot.hot, a.b, a.ldb, a.n, width,
+                                passes, setup.hot.template as<T>(), stream);
+          ga.col_idx = slot.col.template as<const I>();
+          w.hot = setup.hot.template as<const T>();
+          w.hot_rows = slot.hot;
+          w.hot_ld = width;
+        }
       }
     }
   }
