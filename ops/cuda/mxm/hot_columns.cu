@@ -204,34 +204,48 @@ PersistingWindow& PersistingWindow::operator=(PersistingWindow&& o) noexcept {
   return *this;
 }
 
-void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t stream) {
+void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t stream) noexcept {
   close();
   if (base == nullptr || bytes == 0) return;
+  // Any failure leaves the stream as it was: the copy is read without the window (slower, same
+  // results), so it is logged, not thrown.
+  auto failed = [](cudaError_t e) {
+    if (e == cudaSuccess) return false;
+    cudaGetLastError();
+    if (plan_logging_enabled()) {
+      std::fprintf(stderr, "[spindle plan] mxm: the hot copy runs without its L2 window (%s)\n",
+                   cudaGetErrorString(e));
+    }
+    return true;
+  };
   static std::mutex limit_mutex;
   {
     const std::lock_guard<std::mutex> lock(limit_mutex);
     std::size_t limit = 0;
-    SPINDLE_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
-    if (limit < bytes)
-      SPINDLE_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes));
-    SPINDLE_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
+    if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) return;
+    if (limit < bytes) {
+      if (failed(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes))) return;
+      if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) return;
+    }
     bytes = std::min(bytes, limit);
   }
   int dev = 0, max_window = 0;
-  SPINDLE_CUDA_CHECK(cudaGetDevice(&dev));
-  SPINDLE_CUDA_CHECK(
-      cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
-  bytes = std::min(bytes, static_cast<std::size_t>(max_window));
+  if (failed(cudaGetDevice(&dev)) ||
+      failed(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev))) {
+    return;
+  }
+  bytes = std::min(bytes, static_cast<std::size_t>(std::max(max_window, 0)));
   if (bytes == 0) return;
-  SPINDLE_CUDA_CHECK(
-      cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_));
+  if (failed(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_))) {
+    return;
+  }
   cudaStreamAttrValue attr{};
   attr.accessPolicyWindow.base_ptr = const_cast<void*>(base);
   attr.accessPolicyWindow.num_bytes = bytes;
   attr.accessPolicyWindow.hitRatio = 1.0f;
   attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
   attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-  SPINDLE_CUDA_CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr));
+  if (failed(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr))) return;
   base_ = base;
   bytes_ = bytes;
   stream_ = stream;
@@ -247,7 +261,7 @@ void PersistingWindow::close() noexcept {
   attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
   cudaError_t e = cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &attr);
   if (e == cudaSuccess) {
-    const auto sectors = static_cast<std::int64_t>(bytes_ / 32);
+    const auto sectors = static_cast<std::int64_t>((bytes_ + 31) / 32);  // bytes_: 16-byte units
     l2_touch_kernel<<<grid_stride_blocks(sectors), 256, 0, stream_>>>(
         static_cast<const char*>(base_), sectors);
     e = cudaGetLastError();

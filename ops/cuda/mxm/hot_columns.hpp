@@ -92,7 +92,7 @@ void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t 
 /// sets the window; the destructor enqueues a pass that reads the window's lines under a
 /// normal-property window (returning them to normal L2 use, so that later kernels get the whole
 /// L2 back: cudaCtxResetPersistingL2Cache is not stream-ordered) and restores the stream's
-/// previous window. Errors in the destructor are swallowed (logged with SPINDLE_LOG=plan).
+/// previous window. Errors are not thrown (logged with SPINDLE_LOG=plan).
 class PersistingWindow {
  public:
   PersistingWindow() = default;
@@ -102,7 +102,9 @@ class PersistingWindow {
   PersistingWindow(const PersistingWindow&) = delete;
   PersistingWindow& operator=(const PersistingWindow&) = delete;
 
-  void open(const void* base, std::size_t bytes, cudaStream_t stream);
+  /// A failure (a device without a persisting set-aside, say) leaves the stream without the
+  /// window, logged with SPINDLE_LOG=plan: it changes speed, not results.
+  void open(const void* base, std::size_t bytes, cudaStream_t stream) noexcept;
 
  private:
   void close() noexcept;
