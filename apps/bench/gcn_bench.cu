@@ -185,44 +185,45 @@ int main(int argc, char** argv) try {
   std::printf("#   %-32s %8.3f ms (the whole inference: %.3f ms)\n", "sum of the stages", stage_sum,
               t.median);
 
+  // A variant of the inference, timed as above, and its output's difference from the default's.
+  struct Variant {
+    Timing t;
+    double rel = 0;
+  };
+  auto variant = [&](const GcnOptions& opt) {
+    GcnWorkspace<float> w;
+    Variant v{
+        time_runs([&] { gcn_inference_normalized(A_hat, X, model, w, opt); }, s, warmup, reps)};
+    const DenseMatrix<float>& o = w.out.back();
+    v.rel = rel_l2(o.data(), gpu_out, out.size());  // const access: one download
+    return v;
+  };
+
   // With the projected SpMM (GcnOptions::fuse): a hidden layer's SpMM applies the next layer's
   // dense product as it finishes each row. Reported with its difference from the unfused result.
   GcnOptions fused_opt = gpu;
   fused_opt.fuse = true;
-  GcnWorkspace<float> wsf;
-  const Timing tf = time_runs([&] { gcn_inference_normalized(A_hat, X, model, wsf, fused_opt); }, s,
-                              warmup, reps);
-  const DenseMatrix<float>& fused_out = wsf.out.back();
-  const double fused_rel = rel_l2(fused_out.data(), gpu_out, out.size());  // one download
+  const Variant fused = variant(fused_opt);
   std::printf(
       "# RESULT gcn-fused %s on %s: %.3f ms per inference (fuse on; median of %d; min "
       "%.3f); rel L2 vs the unfused result %.3g\n",
-      ng.name.c_str(), dev.c_str(), tf.median, reps, tf.min, fused_rel);
+      ng.name.c_str(), dev.c_str(), fused.t.median, reps, fused.t.min, fused.rel);
 
   // The same with TF32 tensor-core GEMMs (SPINDLE_GEMM_TF32, ops/cuda/gemm): the SpMMs and the
   // epilogues are unchanged; reported with its difference from the FP32 result.
   setenv("SPINDLE_GEMM_TF32", "1", 1);
-  GcnWorkspace<float> ws32;
-  const Timing t32 =
-      time_runs([&] { gcn_inference_normalized(A_hat, X, model, ws32, gpu); }, s, warmup, reps);
+  const Variant tf32 = variant(gpu);
   unsetenv("SPINDLE_GEMM_TF32");
-  const DenseMatrix<float>& out32 = ws32.out.back();
-  const float* tf32_out = out32.data();
-  const double tf32_rel = rel_l2(tf32_out, gpu_out, out.size());
 
   // The same without the group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp; the test
   // hook turns it off everywhere): what the copy gains, on the same data in the same run.
   detail::cuda::debug_spmm_gather_hints(-1);
-  GcnWorkspace<float> wsn;
-  const Timing tn =
-      time_runs([&] { gcn_inference_normalized(A_hat, X, model, wsn, gpu); }, s, warmup, reps);
+  const Variant nohot = variant(gpu);
   detail::cuda::debug_spmm_gather_hints(0);
-  const DenseMatrix<float>& out_nohot = wsn.out.back();
-  const double nohot_rel = rel_l2(out_nohot.data(), gpu_out, out.size());  // one download
   std::printf(
       "# RESULT gcn-no-hot-copy %s on %s: %.3f ms per inference (hot copy of B off; median of "
       "%d; min %.3f); rel L2 vs the default %.3g\n",
-      ng.name.c_str(), dev.c_str(), tn.median, reps, tn.min, nohot_rel);
+      ng.name.c_str(), dev.c_str(), nohot.t.median, reps, nohot.t.min, nohot.rel);
 
   // Tuning mode (GcnOptions::tune): each aggregation's SpMM kernels timed once per width and
   // each GEMM's cuBLAS algorithms once per shape, in a first untimed inference; the timed runs
@@ -261,8 +262,8 @@ int main(int argc, char** argv) try {
       "events; min %.3f), %.3f ms wall incl. sync; with TF32 GEMMs %.3f ms (rel L2 vs "
       "FP32 %.3g); normalization once %.1f ms; CPU backend %.1f ms; rel L2 diff vs CPU "
       "%.3g\n",
-      ng.name.c_str(), dev.c_str(), t.median, reps, t.min, wall_ms, t32.median, tf32_rel, norm_ms,
-      cpu_ms, rel);
+      ng.name.c_str(), dev.c_str(), t.median, reps, t.min, wall_ms, tf32.t.median, tf32.rel,
+      norm_ms, cpu_ms, rel);
   if (!export_dir.empty()) {
     write_raw(export_dir + "/row_ptr.i32", A.row_ptr());
     write_raw(export_dir + "/col_idx.i32", A.col_idx());
@@ -283,12 +284,12 @@ int main(int argc, char** argv) try {
       .num("gpu_ms_median", t.median)
       .num("gpu_ms_min", t.min)
       .num("wall_ms", wall_ms)
-      .num("fused_ms_median", tf.median)
-      .num("fused_rel_diff_vs_unfused", fused_rel)
-      .num("tf32_gemm_ms_median", t32.median)
-      .num("tf32_rel_diff_vs_fp32", tf32_rel)
-      .num("no_hot_copy_ms_median", tn.median)
-      .num("no_hot_copy_rel_diff", nohot_rel)
+      .num("fused_ms_median", fused.t.median)
+      .num("fused_rel_diff_vs_unfused", fused.rel)
+      .num("tf32_gemm_ms_median", tf32.t.median)
+      .num("tf32_rel_diff_vs_fp32", tf32.rel)
+      .num("no_hot_copy_ms_median", nohot.t.median)
+      .num("no_hot_copy_rel_diff", nohot.rel)
       .num("tuned_ms_median", tt.median)
       .num("tuned_rel_diff_vs_fp32", tuned_rel)
       .num("normalize_ms", norm_ms)
@@ -296,7 +297,7 @@ int main(int argc, char** argv) try {
       .num("rel_diff_vs_cpu", rel);
   for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
-  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused_rel > 1e-4 || nohot_rel > 1e-4 ? 1
+  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused.rel > 1e-4 || nohot.rel > 1e-4 ? 1
                                                                                               : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "spindle_bench_gcn: %s\n", e.what());

@@ -187,6 +187,21 @@ void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t 
   SPINDLE_CUDA_CHECK_LAUNCH("hot_copy_kernel");
 }
 
+namespace {
+
+/// An access-policy window over [base, base + bytes) whose every access (hit ratio 1) gets `hit`.
+cudaStreamAttrValue window_attr(const void* base, std::size_t bytes, cudaAccessProperty hit) {
+  cudaStreamAttrValue attr{};
+  attr.accessPolicyWindow.base_ptr = const_cast<void*>(base);
+  attr.accessPolicyWindow.num_bytes = bytes;
+  attr.accessPolicyWindow.hitRatio = 1.0f;
+  attr.accessPolicyWindow.hitProp = hit;
+  attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  return attr;
+}
+
+}  // namespace
+
 PersistingWindow::PersistingWindow(PersistingWindow&& o) noexcept
     : base_(o.base_), bytes_(o.bytes_), stream_(o.stream_), saved_(o.saved_) {
   o.base_ = nullptr;
@@ -239,12 +254,7 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
   if (failed(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_))) {
     return;
   }
-  cudaStreamAttrValue attr{};
-  attr.accessPolicyWindow.base_ptr = const_cast<void*>(base);
-  attr.accessPolicyWindow.num_bytes = bytes;
-  attr.accessPolicyWindow.hitRatio = 1.0f;
-  attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-  attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  const cudaStreamAttrValue attr = window_attr(base, bytes, cudaAccessPropertyPersisting);
   if (failed(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr))) return;
   base_ = base;
   bytes_ = bytes;
@@ -253,12 +263,7 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
 
 void PersistingWindow::close() noexcept {
   if (base_ == nullptr) return;
-  cudaStreamAttrValue attr{};
-  attr.accessPolicyWindow.base_ptr = const_cast<void*>(base_);
-  attr.accessPolicyWindow.num_bytes = bytes_;
-  attr.accessPolicyWindow.hitRatio = 1.0f;
-  attr.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
-  attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  const cudaStreamAttrValue attr = window_attr(base_, bytes_, cudaAccessPropertyNormal);
   cudaError_t e = cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &attr);
   if (e == cudaSuccess) {
     const auto sectors = static_cast<std::int64_t>((bytes_ + 31) / 32);  // bytes_: 16-byte units
