@@ -293,11 +293,13 @@ std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>& col_idx, st
                                          cols, hot, stream);
   std::vector<std::int64_t> out(col_idx.size(), -1);
   if (slot->hot == 0) return out;
+  // Read on the stream the build ran on (the context's stream does not wait for cudaMemcpy's).
   std::vector<I> flagged(col_idx.size()), order(static_cast<std::size_t>(slot->hot));
-  SPINDLE_CUDA_CHECK(cudaMemcpy(flagged.data(), slot->col.get(), flagged.size() * sizeof(I),
-                                cudaMemcpyDeviceToHost));
-  SPINDLE_CUDA_CHECK(cudaMemcpy(order.data(), slot->order.get(), order.size() * sizeof(I),
-                                cudaMemcpyDeviceToHost));
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(flagged.data(), slot->col.get(), flagged.size() * sizeof(I),
+                                     cudaMemcpyDeviceToHost, stream));
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(order.data(), slot->order.get(), order.size() * sizeof(I),
+                                     cudaMemcpyDeviceToHost, stream));
+  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
   for (std::size_t k = 0; k < flagged.size(); ++k) {
     if (!spmm_hot_flagged(flagged[k])) {
       if (flagged[k] != col_idx[k]) {
