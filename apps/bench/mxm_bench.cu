@@ -11,6 +11,7 @@
 
 #include "apps/bench/mxm_bench.cuh"
 #include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/mxm_fused.hpp"
 #include "ops/cuda/mxm/spmm_run.cuh"
 #include "spindle/executor.hpp"
 
@@ -181,6 +182,25 @@ int main(int argc, char** argv) try {
           best = ms;
           best_name = label;
         }
+      }
+      // nnz_balanced_seq with the group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp) off,
+      // and forced on at budgets other than the rule's 24 MB, on the same data: what the copy
+      // gains at this width and what its size does. One kernel's settings, not candidates for
+      // `best`; the rule's own choice is the nnz_balanced_seq column above.
+      if (n >= 32) {
+        std::string hot_cells;
+        for (const std::int64_t mb : {-1, 16, 24, 31}) {
+          detail::cuda::debug_spmm_gather_hints(mb < 0 ? -1 : mb << 20);
+          const std::string label = mb < 0 ? std::string("off") : std::to_string(mb) + " MB";
+          const double ms = run_checked(variant(MxmKernel::NnzBalancedSeq, 0),
+                                        "nnz_balanced_seq/hot copy " + label, true);
+          char b[48];
+          std::snprintf(b, sizeof b, "%s %.3f  ", label.c_str(), ms);
+          hot_cells += b;
+        }
+        detail::cuda::debug_spmm_gather_hints(0);
+        std::printf("%-10s %4lld |   nnz_balanced_seq hot copy: %s(ms)\n", ng.name.c_str(),
+                    static_cast<long long>(n), hot_cells.c_str());
       }
       // The planner's pick, as the library makes it for this call.
       detail::MxmInfo info;
