@@ -411,11 +411,32 @@ TEST(MxmCuda, GroupFormWithoutRoomForHintsMatchesOracle) {
 }
 
 // The flagged column ids behind the hot copy: column j < 100 has in-degree 100 - j, columns
-// 100..199 none. The 8 columns of largest in-degree get slots 0..7 in in-degree order; a hot count
-// beyond the columns with entries takes exactly those (never a column of in-degree 0). The hook
-// itself checks every flagged entry against the copy's slot order.
+// 100..199 none. With the hook's budget set (no skew check), the 8 columns of largest in-degree
+// get slots 0..7 in in-degree order; a hot count beyond the columns with entries takes exactly
+// those (never a column of in-degree 0). The hook itself checks every flagged entry against the
+// copy's slot order. Without the hook, the skew check refuses a hot set holding under a quarter
+// of the entries (the 8 columns above hold 15%) and keeps one holding more.
 template <class I>
 void check_hot_slots() {
+  {
+    std::vector<I> col;
+    for (int j = 0; j < 100; ++j) {
+      for (int r = 0; r < 100 - j; ++r) col.push_back(static_cast<I>(j));
+    }
+    for (const std::int64_t s : detail::cuda::debug_spmm_hot_slots<I>(col, 200, 8)) {
+      ASSERT_EQ(s, -1);
+    }
+    std::vector<I> skewed(1000, static_cast<I>(5));  // column 5: 1000 entries, 1..99: one each
+    for (int j = 1; j < 100; ++j) skewed.push_back(static_cast<I>(j));
+    const std::vector<std::int64_t> hot = detail::cuda::debug_spmm_hot_slots<I>(skewed, 100, 8);
+    for (std::size_t k = 0; k < skewed.size(); ++k) {
+      const auto j = static_cast<std::int64_t>(skewed[k]);
+      // Column 5 first, then the ones of in-degree 1 by id: 1, 2, 3, 4, 6, 7, 8.
+      const std::int64_t want = j == 5 ? 0 : (j < 5 ? j : (j <= 8 ? j - 1 : -1));
+      ASSERT_EQ(hot[k], want) << "entry " << k << ", column " << j;
+    }
+  }
+  const GatherHints hints(4096);
   std::vector<I> col;
   for (int j = 0; j < 100; ++j) {
     for (int r = 0; r < 100 - j; ++r) col.push_back(static_cast<I>(j));

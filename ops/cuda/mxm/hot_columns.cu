@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -85,12 +86,12 @@ std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept {
 std::int64_t debug_spmm_hinted_launches() noexcept { return spmm_hinted_launch_count().load(); }
 
 std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes) {
-  // Bytes the copy may take: 24 MB measured best of 24 / 28 / 32 MB on an H100 (R-MAT 22, N =
-  // 128, l2_hot_rows: 6.489 / 6.707 / 7.113 ms; its persisting set-aside is at most 31 MB).
-  constexpr std::int64_t kSpmmHotBytes = std::int64_t{24} << 20;
-  // Narrowest pass that gets the copy by rule: 128 bytes (N = 32 floats), the narrowest pass
-  // of 16-byte fragments. (Evict-first hints alone tied there, NOTES.md run 13.)
-  constexpr std::int64_t kSpmmHintMinRowBytes = 128;
+  // Narrowest pass that gets the copy by rule: 256 bytes (N = 64 floats). H100, spindle bench mxm
+  // (NOTES.md run 20), R-MAT 22, ms with the copy off / at 24 MB / at the whole set-aside (31 MB):
+  // N = 32 1.971 / 2.129 / 2.169 (the copy loses), N = 64 4.310 / 4.006 / 3.571, N = 128 9.310 /
+  // 8.815 / 7.625; R-MAT 20 N = 128 1.927 / 1.820 / 1.573. So the copy takes the whole
+  // persisting set-aside (16 MB lost to no copy at every width).
+  constexpr std::int64_t kSpmmHintMinRowBytes = 256;
   static const std::int64_t set_aside = [] {
     int dev = 0, v = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -109,10 +110,15 @@ std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64
       return 0;
     }
   }
-  return std::min(forced > 0 ? forced : kSpmmHotBytes, set_aside) / copy_row_bytes;
+  return (forced > 0 ? std::min(forced, set_aside) : set_aside) / copy_row_bytes;
 }
 
 namespace {
+
+/// Fewest entries (as a share of nnz) the hot columns must hold for the copy: R-MAT 22's 64 K
+/// hottest columns hold 63% of its entries (l2_hot_rows), while a uniform graph's in-degrees
+/// (16 +- 4 on uniform 22) leave any hot set a few percent.
+constexpr double kSpmmHotMinShare = 0.25;
 
 template <class I>
 void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, std::int64_t cols,
@@ -135,6 +141,13 @@ void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, 
                                      cudaMemcpyDeviceToHost, stream));
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
   slot.hot = std::count_if(top.begin(), top.end(), [](U d) { return d > 0; });
+  // Skew: a copy whose columns hold few of the entries only takes L2 from the rest (uniform 22,
+  // in-degrees 16 +- 4: with the copy at 24 MB 16.19 against 14.23 ms off at N = 128, run 20).
+  // The tests' hook budget skips the check, so that small test graphs get a copy.
+  const double share =
+      static_cast<double>(std::accumulate(top.begin(), top.end(), std::uint64_t{0})) /
+      static_cast<double>(nnz);
+  if (g_hint_budget.load() <= 0 && share < kSpmmHotMinShare) slot.hot = 0;
   if (slot.hot == 0) return;
   slot.col = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(I), "spmm hot columns");
   slot.order = DeviceBuffer(static_cast<std::size_t>(slot.hot) * sizeof(I), "spmm hot columns");

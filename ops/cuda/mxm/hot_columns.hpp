@@ -8,15 +8,16 @@
 /// scale 22: the 48 K columns of largest in-degree hold 59% of them, 64 K hold 63%), yet their B
 /// rows are scattered over B and share L2 with the rows of cold columns, each read a few times.
 /// The group form therefore reads the rows of the `hot` columns of largest in-degree from a
-/// copy (at most kSpmmHotBytes, made at the start of each call) under a persisting
-/// access-policy window, and the rows of the other columns with an evict-first L2 policy. The
-/// graph's column ids get a copy in which a hot column's id is replaced by its slot in the copy
-/// with the top bit set, built once on the device and cached on the graph per hot count.
+/// copy (as large as the device's persisting L2 set-aside, made at the start of each call)
+/// under a persisting access-policy window, and the rows of the other columns with an
+/// evict-first L2 policy. The graph's column ids get a copy in which a hot column's id is
+/// replaced by its slot in the copy with the top bit set, built once on the device and cached
+/// on the graph per hot count. The rule (spmm_hot_rows, and the skew check in
+/// build_hot_columns) lives in hot_columns.cu.
 ///
-/// Measured (H100, R-MAT 22, fp32, N = 128, apps/bench/experiments/l2_hot_rows.cu, NOTES.md run
-/// 19): 9.311 ms plain, 8.943 with evict-last / evict-first hints alone, 6.489 with a copy of the
-/// 48 K hottest rows (24 MB) under the window; 56 K / 64 K rows 6.707 / 7.113 (the persisting
-/// set-aside is at most 31 MB there).
+/// Measured (H100, R-MAT 22, fp32, spindle bench mxm, NOTES.md run 20), the copy off / on:
+/// N = 64 4.310 / 3.571 ms, N = 128 9.310 / 7.625; at N = 32 it lost (1.971 / 2.169), and on a
+/// uniform graph it lost at every width, so neither gets it.
 
 #include <cuda_runtime.h>
 
@@ -52,9 +53,8 @@ __host__ __device__ __forceinline__ I spmm_hot_strip(I j) {
 /// kernels): the number of hot rows a group-form call of a graph with `cols` columns gets, 0 for
 /// no copy. row_bytes: bytes of a B row one pass reads; copy_row_bytes: bytes of a hot row in
 /// the copy (every pass's slab). The copy applies where a pass's slab of B outgrows L2 and is at
-/// least kSpmmHintMinRowBytes wide, or everywhere with the tests' hook budget (never with the
-/// hook at -1), and holds at most kSpmmHotBytes, capped by the device's persisting L2 set-aside
-/// (none there: no copy).
+/// least 256 bytes wide, or everywhere with the tests' hook budget (never with the hook at -1),
+/// and fills the device's persisting L2 set-aside (at most the hook's budget; none: no copy).
 std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes);
 
 /// Counts launches of the hinted group kernel (debug_spmm_hinted_launches reads it).
@@ -71,10 +71,12 @@ struct HotColumnsSlot : ExtensionSlot {
 /// Builds the flagged copy of `col_idx` (device, nnz entries over `cols` columns, cols below
 /// kSpmmHotMaxCols<I>) for the `hot` columns of largest in-degree (ties by ascending id, none of
 /// in-degree 0): in-degrees by atomic counts, a stable radix sort of (degree, id), then each
-/// entry of a hot column becomes its slot | top bit. Enqueued on `stream`; returns after the
-/// hot count was read (one synchronization). When the GPU has no room for the copy and its
-/// scratch, returns a slot with no_room set (logged with SPINDLE_LOG=plan) instead of
-/// throwing: the copy only changes where B rows are read from.
+/// entry of a hot column becomes its slot | top bit. Where those columns hold under a quarter of
+/// the entries (no skew to exploit) the slot gets no hot columns, unless the tests' hook budget
+/// is set. Enqueued on `stream`; returns after the hot count was read (one synchronization).
+/// When the GPU has no room for the copy and its scratch, returns a slot with no_room set
+/// (logged with SPINDLE_LOG=plan) instead of throwing: the copy only changes where B rows are
+/// read from.
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
                                                   std::int64_t cols, std::int64_t hot,
