@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "apps/bench/mxm_bench.cuh"
+#include "ops/cuda/gemm/split_tf32.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
@@ -215,6 +216,88 @@ int main(int argc, char** argv) try {
   const Variant tf32 = variant(gpu);
   unsetenv("SPINDLE_GEMM_TF32");
 
+  // The same with cuBLAS's FP32 GEMMs instead of the split-TF32 kernel (SPINDLE_GEMM_SPLIT_TF32=0).
+  setenv("SPINDLE_GEMM_SPLIT_TF32", "0", 1);
+  const Variant cublas = variant(gpu);
+  unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+  std::printf(
+      "# RESULT gcn-cublas-gemm %s on %s: %.3f ms per inference (cublasSgemm for the dense "
+      "products; median of %d; min %.3f); rel L2 vs the default %.3g\n",
+      ng.name.c_str(), dev.c_str(), cublas.t.median, reps, cublas.t.min, cublas.rel);
+
+  // Each layer's dense product on its own: the split-TF32 kernel, cublasSgemm and cuBLAS TF32 on
+  // the same operands, and the split kernel's and cublasSgemm's largest error against a double
+  // product on 2048 sampled rows (relative to that row's largest sum of |products|).
+  std::vector<std::pair<std::string, double>> gemm_rows;
+  {
+    std::int64_t in = features;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+      const DenseMatrix<float>& W = model.weights[l];
+      const DenseMatrix<float> H = random_features<float>(A.rows(), in, 7 + l);
+      DenseMatrix<float> C(A.rows(), W.cols());
+      auto timed = [&](const char* split, const char* tf32v) {
+        setenv("SPINDLE_GEMM_SPLIT_TF32", split, 1);
+        setenv("SPINDLE_GEMM_TF32", tf32v, 1);
+        const Timing tm = time_runs([&] { gemm(C, H, W, Device::Cuda); }, s, warmup, reps);
+        unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+        unsetenv("SPINDLE_GEMM_TF32");
+        return tm;
+      };
+      auto sampled_err = [&](const char* split) {
+        setenv("SPINDLE_GEMM_SPLIT_TF32", split, 1);
+        gemm(C, H, W, Device::Cuda);
+        unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+        const DenseMatrix<float>& Cc = C;  // const access: one download
+        const float* c = Cc.data();
+        const float* h = H.data();
+        const float* w = W.data();
+        const std::int64_t n = W.cols();
+        double worst = 0;
+        for (int sample = 0; sample < 2048; ++sample) {
+          const std::int64_t r = (static_cast<std::int64_t>(sample) * 2654435761LL) % A.rows();
+          for (std::int64_t j = 0; j < n; ++j) {
+            double sum = 0, mag = 0;
+            for (std::int64_t t = 0; t < in; ++t) {
+              sum += double(h[r * in + t]) * double(w[t * n + j]);
+              mag += std::fabs(double(h[r * in + t]) * double(w[t * n + j]));
+            }
+            worst = std::max(worst, std::fabs(double(c[r * n + j]) - sum) / std::max(mag, 1e-30));
+          }
+        }
+        return worst;
+      };
+      // Every blocking of the split kernel, forced in turn (the default's is the line below).
+      for (int bl = 0; bl < detail::cuda::debug_split_tf32_blockings(); ++bl) {
+        const std::string name = detail::cuda::debug_split_tf32_force(bl);
+        const Timing tb = timed("1", "0");
+        std::printf("# gemm %lldx%lldx%lld split-TF32 blocking %-20s %8.3f ms\n",
+                    static_cast<long long>(A.rows()), static_cast<long long>(in),
+                    static_cast<long long>(W.cols()), name.c_str(), tb.median);
+        gemm_rows.emplace_back("gemm split-TF32 " + name + " n=" + std::to_string(W.cols()) + " ms",
+                               tb.median);
+      }
+      detail::cuda::debug_split_tf32_force(-1);
+      const Timing split_t = timed("1", "0");
+      const Timing sgemm_t = timed("0", "0");
+      const Timing tf32_t = timed("0", "1");
+      const double split_err = sampled_err("1");
+      const double sgemm_err = sampled_err("0");
+      const std::string shape =
+          std::to_string(A.rows()) + "x" + std::to_string(in) + "x" + std::to_string(W.cols());
+      std::printf(
+          "# RESULT gemm %s: split-TF32 %.3f ms, cublasSgemm %.3f ms (%.2fx), cuBLAS TF32 %.3f "
+          "ms; max error vs double on 2048 rows: split-TF32 %.3g, cublasSgemm %.3g\n",
+          shape.c_str(), split_t.median, sgemm_t.median, sgemm_t.median / split_t.median,
+          tf32_t.median, split_err, sgemm_err);
+      gemm_rows.emplace_back("gemm " + shape + " split-TF32 ms", split_t.median);
+      gemm_rows.emplace_back("gemm " + shape + " cublasSgemm ms", sgemm_t.median);
+      gemm_rows.emplace_back("gemm " + shape + " cuBLAS TF32 ms", tf32_t.median);
+      gemm_rows.emplace_back("gemm " + shape + " split-TF32 max error", split_err);
+      gemm_rows.emplace_back("gemm " + shape + " cublasSgemm max error", sgemm_err);
+      in = W.cols();
+    }
+  }
+
   // The same without the group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp; the test
   // hook turns it off everywhere): what the copy gains, on the same data in the same run.
   detail::cuda::debug_spmm_gather_hints(-1);
@@ -243,7 +326,8 @@ int main(int argc, char** argv) try {
   const DenseMatrix<float>& tuned_out = wst.out.back();
   const double tuned_rel = rel_l2(tuned_out.data(), gpu_out, out.size());  // const: one download
   std::printf(
-      "# RESULT gcn-tuned %s on %s: %.3f ms per inference (tuning mode, FP32 GEMMs; median of "
+      "# RESULT gcn-tuned %s on %s: %.3f ms per inference (tuning mode, FP32-accuracy GEMMs; "
+      "median of "
       "%d; min %.3f); rel L2 vs the untuned result %.3g\n",
       ng.name.c_str(), dev.c_str(), tt.median, reps, tt.min, tuned_rel);
 
@@ -258,7 +342,7 @@ int main(int argc, char** argv) try {
     rel = rel_l2(gpu_out, ref.data(), ref.size());
   }
   std::printf(
-      "# RESULT gcn %s on %s: %.3f ms per inference (FP32 GEMMs; median of %d, CUDA "
+      "# RESULT gcn %s on %s: %.3f ms per inference (FP32-accuracy GEMMs; median of %d, CUDA "
       "events; min %.3f), %.3f ms wall incl. sync; with TF32 GEMMs %.3f ms (rel L2 vs "
       "FP32 %.3g); normalization once %.1f ms; CPU backend %.1f ms; rel L2 diff vs CPU "
       "%.3g\n",
@@ -288,6 +372,8 @@ int main(int argc, char** argv) try {
       .num("fused_rel_diff_vs_unfused", fused.rel)
       .num("tf32_gemm_ms_median", tf32.t.median)
       .num("tf32_rel_diff_vs_fp32", tf32.rel)
+      .num("cublas_gemm_ms_median", cublas.t.median)
+      .num("cublas_gemm_rel_diff", cublas.rel)
       .num("no_hot_copy_ms_median", nohot.t.median)
       .num("no_hot_copy_rel_diff", nohot.rel)
       .num("tuned_ms_median", tt.median)
@@ -296,9 +382,12 @@ int main(int argc, char** argv) try {
       .num("cpu_ms", cpu_ms)
       .num("rel_diff_vs_cpu", rel);
   for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
+  for (const auto& g : gemm_rows) row.num(g.first, g.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
-  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused.rel > 1e-4 || nohot.rel > 1e-4 ? 1
-                                                                                              : 0;
+  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused.rel > 1e-4 || nohot.rel > 1e-4 ||
+                 cublas.rel > 1e-4
+             ? 1
+             : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "spindle_bench_gcn: %s\n", e.what());
   return 1;

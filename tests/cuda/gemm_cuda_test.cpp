@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cuBLAS dense product (ops/cuda/gemm) against a naive double-precision product: the plain
 // path, tuning mode (timed once per shape, then the remembered winner) and, through the test
-// hook, every algorithm of cublasLt's heuristic list that tuning may pick.
+// hook, every algorithm of cublasLt's heuristic list that tuning may pick; and the split-TF32
+// kernel (ops/cuda/gemm/split_tf32.hpp) called directly, against the same oracle and against
+// cuBLAS's FP32 error on the same data.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 
 #include "cuda_test_util.hpp"
 #include "ops/cuda/gemm/gemm.hpp"
+#include "ops/cuda/gemm/split_tf32.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 
@@ -23,19 +26,30 @@ namespace {
 
 using Shape = std::array<std::int64_t, 3>;  // m, k, n
 
-/// Clears the TF32 switch (FP32 tolerances below) and the forcing hook, and restores both.
+/// Clears the TF32 and split-TF32 switches (FP32 tolerances below; the split kernel where it
+/// applies) and the forcing hook, and restores them.
 class GemmCuda : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* v = std::getenv("SPINDLE_GEMM_TF32");
-    if (v != nullptr) saved_ = v;
-    unsetenv("SPINDLE_GEMM_TF32");
+    for (int i = 0; i < 2; ++i) {
+      const char* v = std::getenv(kVars[i]);
+      if (v != nullptr) saved_[i] = v;
+      unsetenv(kVars[i]);
+    }
   }
   void TearDown() override {
     detail::cuda::debug_gemm_force_lt(-1);
-    if (!saved_.empty()) setenv("SPINDLE_GEMM_TF32", saved_.c_str(), 1);
+    detail::cuda::debug_split_tf32_force(-1);
+    for (int i = 0; i < 2; ++i) {
+      if (!saved_[i].empty()) {
+        setenv(kVars[i], saved_[i].c_str(), 1);
+      } else {
+        unsetenv(kVars[i]);
+      }
+    }
   }
-  std::string saved_;
+  static constexpr const char* kVars[2] = {"SPINDLE_GEMM_TF32", "SPINDLE_GEMM_SPLIT_TF32"};
+  std::string saved_[2];
 };
 
 template <class T>
@@ -156,13 +170,129 @@ TEST_F(GemmCuda, EveryCublasLtCandidateMatchesANaiveProduct) {
 
 TEST_F(GemmCuda, PlainProductMatchesANaiveProduct) {
   SPINDLE_REQUIRE_CUDA();
-  for (const Shape& s : shapes()) {
-    const Problem<float> p = make_problem<float>(s);
-    DenseMatrix<float> C(s[0], s[2], std::numeric_limits<float>::quiet_NaN());
-    gemm(C, p.A, p.B, Device::Cuda);
-    const DenseMatrix<float>& Cc = C;
-    EXPECT_LE(rel_error(Cc, p), 1e-5) << s[0] << "x" << s[1] << "x" << s[2];
+  for (const char* split : {"1", "0"}) {  // the split-TF32 kernel where it applies; cuBLAS only
+    setenv("SPINDLE_GEMM_SPLIT_TF32", split, 1);
+    for (const Shape& s : shapes()) {
+      const Problem<float> p = make_problem<float>(s);
+      DenseMatrix<float> C(s[0], s[2], std::numeric_limits<float>::quiet_NaN());
+      gemm(C, p.A, p.B, Device::Cuda);
+      const DenseMatrix<float>& Cc = C;
+      EXPECT_LE(rel_error(Cc, p), 1e-5)
+          << s[0] << "x" << s[1] << "x" << s[2] << " SPINDLE_GEMM_SPLIT_TF32=" << split;
+    }
   }
+}
+
+/// C = A · B by the split-TF32 kernel (the test hook: no fallback to cuBLAS), into a
+/// NaN-poisoned output, downloaded.
+DenseMatrix<float> run_split(const DenseMatrix<float>& A, const DenseMatrix<float>& B) {
+  DenseMatrix<float> C(A.rows(), B.cols(), std::numeric_limits<float>::quiet_NaN());
+  EXPECT_TRUE(detail::cuda::debug_split_tf32_gemm(C, A, B))
+      << A.rows() << "x" << A.cols() << "x" << B.cols() << ": the split kernel refused";
+  const DenseMatrix<float>& Cc = C;
+  (void)Cc.data();  // const access: one download
+  return C;
+}
+
+// Every blocking (tiled and resident, forced in turn; a resident one that cannot take the shape
+// falls back to the default), partial row, column and k tiles, k shorter than one slab, k = 0,
+// and enough rows for the persistent forms to walk several tiles per block: against the
+// double-precision oracle, and within a small factor of cuBLAS's own FP32 error on the same data
+// (FP32 accuracy, not TF32's 1e-3).
+TEST_F(GemmCuda, SplitTf32MatchesANaiveProductToFp32Accuracy) {
+  SPINDLE_REQUIRE_CUDA();
+  if (device_caps().cc_major < 8) GTEST_SKIP() << "tensor-core TF32 needs sm_80";
+  const std::vector<Shape> cases{{2000, 128, 128},
+                                 {4097, 128, 32},
+                                 {1, 4, 4},
+                                 {129, 36, 36},
+                                 {300, 100, 132},
+                                 {257, 64, 64},
+                                 {50, 512, 20},
+                                 {77, 0, 8},
+                                 {130, 8, 200},
+                                 {3000, 256, 12},
+                                 // several row tiles per block of the persistent forms
+                                 {40000, 128, 128},
+                                 {70001, 36, 32}};
+  for (const Shape& s : cases) {
+    const Problem<float> p = make_problem<float>(s);
+    setenv("SPINDLE_GEMM_SPLIT_TF32", "0", 1);
+    DenseMatrix<float> ref(s[0], s[2], std::numeric_limits<float>::quiet_NaN());
+    gemm(ref, p.A, p.B, Device::Cuda);
+    unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+    const DenseMatrix<float>& refc = ref;
+    const double cublas_err = rel_error(refc, p);
+    // The default blocking for n, then every blocking forced (tuning and the benchmarks use them).
+    for (int b = -1; b < detail::cuda::debug_split_tf32_blockings(); ++b) {
+      const char* name = detail::cuda::debug_split_tf32_force(b);
+      const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                               std::to_string(s[2]) + " blocking " +
+                               (name != nullptr ? name : "default");
+      const DenseMatrix<float> C = run_split(p.A, p.B);
+      const double err = rel_error(C, p);
+      EXPECT_LE(err, 1e-5) << what;
+      EXPECT_LE(err, std::max(4.0 * cublas_err, 1e-6)) << what << ": cuBLAS FP32 " << cublas_err;
+    }
+    detail::cuda::debug_split_tf32_force(-1);
+  }
+}
+
+// Values whose TF32 rounding would overflow (within 2^-12 of FLT_MAX) stay finite, a product of
+// large and small magnitudes keeps the small one's contribution (the lo parts), and infinities
+// and NaNs come out where an FP32 product puts them (inf · 0 is NaN in both).
+TEST_F(GemmCuda, SplitTf32KeepsExtremeMagnitudes) {
+  SPINDLE_REQUIRE_CUDA();
+  if (device_caps().cc_major < 8) GTEST_SKIP() << "tensor-core TF32 needs sm_80";
+  const float big = std::numeric_limits<float>::max() * 0.99999f;
+  const float inf = std::numeric_limits<float>::infinity();
+  DenseMatrix<float> A(6, 4, 0.0f), B(4, 4, 0.0f);
+  for (int i = 0; i < 4; ++i) B(i, i) = 1.0f;  // C = A where A is finite
+  A(0, 0) = big;
+  A(1, 1) = -big;
+  A(1, 2) = std::numeric_limits<float>::max();
+  A(2, 0) = 1.0f + 0x1p-20f;  // hi = 1, lo = 2^-20: lost without the lo parts
+  A(2, 3) = 3.0e-30f;
+  A(3, 1) = inf;
+  A(4, 2) = -inf;
+  A(5, 3) = std::numeric_limits<float>::quiet_NaN();
+  const DenseMatrix<float> C = run_split(A, B);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) {
+      double ref = 0.0;  // the FP32 product's special values: double follows the same rules
+      for (int t = 0; t < 4; ++t) ref += double(A(i, t)) * double(B(t, j));
+      const std::string at = std::to_string(i) + "," + std::to_string(j);
+      if (std::isnan(ref)) {
+        EXPECT_TRUE(std::isnan(C(i, j))) << at << ": " << C(i, j);
+      } else if (std::isinf(ref)) {
+        EXPECT_EQ(C(i, j), float(ref)) << at;
+      } else {
+        EXPECT_TRUE(std::isfinite(C(i, j))) << at << ": " << C(i, j);
+        EXPECT_NEAR(C(i, j), ref, std::fabs(ref) * 0x1p-21) << at;
+      }
+    }
+  EXPECT_EQ(C(2, 0), 1.0f + 0x1p-20f);
+}
+
+// Operands the kernel cannot take (k or n not a multiple of 4, misaligned pointers, no rows)
+// are refused, so gemm() runs them on cuBLAS.
+TEST_F(GemmCuda, SplitTf32RefusesWhatItCannotRun) {
+  SPINDLE_REQUIRE_CUDA();
+  if (device_caps().cc_major < 8) GTEST_SKIP() << "tensor-core TF32 needs sm_80";
+  // Only alignment and shape are checked, never the memory: any 16-byte aligned address will do.
+  alignas(16) static const float buf[64] = {};
+  const float* p = buf;
+  EXPECT_TRUE(detail::cuda::split_tf32_applies(8, 8, 8, p, p, p));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(8, 8, 6, p, p, p));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(8, 6, 8, p, p, p));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(8, 8, 8, p + 1, p, p));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(8, 8, 8, p, p + 2, p));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(8, 8, 8, p, p, p + 3));
+  EXPECT_FALSE(detail::cuda::split_tf32_applies(0, 8, 8, p, p, p));
+  // ... and the hook refuses the same operands instead of running them.
+  const DenseMatrix<float> A(8, 6, 1.0f), B(6, 8, 1.0f);
+  DenseMatrix<float> C(8, 8, 0.0f);
+  EXPECT_FALSE(detail::cuda::debug_split_tf32_gemm(C, A, B));
 }
 
 }  // namespace

@@ -10,6 +10,10 @@
 // 13). So the first tuned call for a shape times the default path and cublasLt's first
 // kLtCandidates algorithms (same compute type: the same FP32 or FP64 arithmetic, only the
 // blocking differs) and keeps the fastest for the process.
+//
+// Float products that split_tf32_applies() accepts run on our split-TF32 kernel
+// (split_tf32.hpp: FP32 accuracy on tensor cores) unless SPINDLE_GEMM_SPLIT_TF32=0; tuning mode
+// times it beside cuBLAS's candidates.
 #include "ops/cuda/gemm/gemm.hpp"
 
 #include <cublasLt.h>
@@ -34,6 +38,7 @@
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/timing.hpp"
+#include "ops/cuda/gemm/split_tf32.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -76,7 +81,9 @@ struct LtProblem {
 
 /// Tuning winners per problem, kept for the process (cleared with the handles).
 struct Winner {
-  bool lt = false;  ///< false: the cublas{S,D}gemm default path
+  enum class Kind { Default, Lt, Split };
+  /// Default: the cublas{S,D}gemm path; Lt: a cublasLt algorithm; Split: gemm_split_tf32.
+  Kind kind = Kind::Default;
   /// The cublasLt winner's descriptors, made once when it was tuned and reused by every later
   /// call of the same problem.
   std::shared_ptr<const LtProblem> problem;
@@ -86,9 +93,10 @@ struct Winner {
   int candidates = 0;  ///< how many were timed
   double ms = 0.0;
 };
-/// (element bytes, m, n, k, TF32 allowed, alignments of A, B and C: a winner found for aligned
-/// operands may use vector loads that a less aligned call cannot)
-using WinnerKey = std::tuple<int, int, int, int, bool, std::uint32_t, std::uint32_t, std::uint32_t>;
+/// (element bytes, m, n, k, TF32 allowed, split-TF32 allowed, alignments of A, B and C: a winner
+/// found for aligned operands may use vector loads that a less aligned call cannot)
+using WinnerKey =
+    std::tuple<int, int, int, int, bool, bool, std::uint32_t, std::uint32_t, std::uint32_t>;
 std::map<WinnerKey, Winner> g_winners;
 
 void destroy_handles() noexcept {
@@ -129,6 +137,13 @@ cublasLtHandle_t lt_handle() {
 bool tf32_requested() {
   const char* v = std::getenv("SPINDLE_GEMM_TF32");
   return v != nullptr && v[0] != '\0' && v[0] != '0';
+}
+
+/// SPINDLE_GEMM_SPLIT_TF32=0 keeps float GEMMs on cuBLAS's FP32 path instead of the split-TF32
+/// kernel (to compare the two, or to get cuBLAS's exact FP32 rounding). Read on every call.
+bool split_allowed() {
+  const char* v = std::getenv("SPINDLE_GEMM_SPLIT_TF32");
+  return v == nullptr || v[0] != '0';
 }
 
 int checked_int(std::int64_t v, const char* what) {
@@ -254,7 +269,7 @@ std::vector<cublasLtMatmulHeuristicResult_t> lt_heuristics(const LtProblem& p, c
 /// c; the caller runs the winner once more). Candidates that fail or find no room for their
 /// workspace are skipped; the default path must work.
 template <class T>
-Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32) {
+Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32, bool split) {
   Winner best;
   cublasStatus_t failed = CUBLAS_STATUS_SUCCESS;
   const std::optional<double> base =
@@ -262,6 +277,21 @@ Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32
   if (!base) SPINDLE_CUBLAS_CHECK(failed);
   best.ms = *base;
   best.candidates = 1;
+  if constexpr (std::is_same_v<T, float>) {
+    if (split) {
+      const std::optional<double> ms = time_candidate(
+          [&] {
+            gemm_split_tf32(m, n, k, a, b, c, context().stream);
+            return CUBLAS_STATUS_SUCCESS;
+          },
+          &failed);
+      ++best.candidates;
+      if (ms && *ms < best.ms) {
+        best.kind = Winner::Kind::Split;
+        best.ms = *ms;
+      }
+    }
+  }
   auto problem =
       std::make_shared<const LtProblem>(Types<T>::data, Types<T>::compute(tf32), m, n, k);
   const LtProblem& p = *problem;
@@ -280,7 +310,7 @@ Winner tune_problem(int m, int n, int k, const T* a, const T* b, T* c, bool tf32
     if (!ms) continue;
     ++best.candidates;
     if (*ms < best.ms) {
-      best.lt = true;
+      best.kind = Winner::Kind::Lt;
       best.problem = problem;
       best.algo = res[i].algo;
       best.workspace = ws_bytes;
@@ -324,11 +354,23 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
   T* c = device_out(C, false);
   std::string summary;
   const bool tf32 = std::is_same_v<T, float> && tf32_requested();
+  // The split-TF32 kernel is an FP32-accuracy path: not used when TF32 proper was asked for.
+  bool split = false;
+  if constexpr (std::is_same_v<T, float>) {
+    split = !tf32 && split_allowed() && split_tf32_applies(m, n, k, a, b, c);
+  }
   if (m > 0 && n > 0 && k == 0) {
     SPINDLE_CUDA_CHECK(
         cudaMemsetAsync(c, 0, sizeof(T) * static_cast<std::size_t>(m) * n, ctx.stream));
     if (tune) summary = "nothing to tune (inner dimension 0)";
   } else if (m > 0 && n > 0 && !tune) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (split) {
+        gemm_split_tf32(m, n, k, a, b, c, ctx.stream);
+        mark_written(C);
+        return summary;
+      }
+    }
     SPINDLE_CUBLAS_CHECK(run_default<T>(m, n, k, a, b, c, tf32));
   } else if (m > 0 && n > 0) {
     if (const int forced = g_force_lt.load(); forced >= 0) {
@@ -341,22 +383,29 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
                         n,
                         k,
                         tf32,
+                        split,
                         alignment_of(a),
                         alignment_of(b),
                         alignment_of(c)};
     auto it = g_winners.find(key);
     const bool cached = it != g_winners.end();
-    if (!cached) it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, c, tf32)).first;
+    if (!cached) {
+      it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, c, tf32, split)).first;
+    }
     const Winner& w = it->second;
-    if (w.lt) {
+    if (w.kind == Winner::Kind::Lt) {
       DeviceBuffer ws(std::max<std::size_t>(w.workspace, 1), "gemm workspace");
       SPINDLE_CUBLAS_CHECK(run_lt<T>(*w.problem, w.algo, ws.get(), w.workspace, a, b, c));
+    } else if (w.kind == Winner::Kind::Split) {
+      if constexpr (std::is_same_v<T, float>) gemm_split_tf32(m, n, k, a, b, c, ctx.stream);
     } else {
       SPINDLE_CUBLAS_CHECK(run_default<T>(m, n, k, a, b, c, tf32));
     }
     char line[160];
-    if (w.lt) {
+    if (w.kind == Winner::Kind::Lt) {
       std::snprintf(line, sizeof line, "cublasLt algorithm %d", w.index + 1);
+    } else if (w.kind == Winner::Kind::Split) {
+      std::snprintf(line, sizeof line, "split-TF32 kernel");
     } else {
       std::snprintf(line, sizeof line, "%s",
                     std::is_same_v<T, float> ? "cublasSgemm" : "cublasDgemm");

@@ -11,21 +11,24 @@
 
 namespace spindle::detail::cuda {
 
-/// C = A · B, all row-major, FP32/FP64 arithmetic (no TF32 unless the environment sets
-/// SPINDLE_GEMM_TF32=1: results match a CPU BLAS to float rounding). C must already be A.rows() x
-/// B.cols(); its old content is not read. The result stays on the device (C's device copy is marked
-/// newest).
+/// C = A · B, all row-major, FP32/FP64 accuracy: floats run on the split-TF32 kernel where it
+/// applies (split_tf32.hpp; relative errors of a few 2^-24 per product, like an FP32 GEMM, not the
+/// same rounding) and on cublasSgemm otherwise or with SPINDLE_GEMM_SPLIT_TF32=0; plain TF32
+/// (10-bit mantissas) only when the environment sets SPINDLE_GEMM_TF32=1. C must already be
+/// A.rows() x B.cols(); its old content is not read. The result stays on the device (C's device
+/// copy is marked newest).
 /// @throws DeviceError (cuBLAS status), OutOfMemory.
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
 
-/// gemm() in tuning mode: the first call for a problem (type, m, n, k, TF32 setting, operand
-/// alignment) times cublas{S,D}gemm and the first 8 algorithms of cublasLt's heuristic list, all
-/// with the same compute type (FP32 stays FP32), and remembers the fastest for the process
-/// (until release_device_resources()); later calls run it without timing. Returns one line for
-/// people: "cublasLt algorithm 2: fastest of 9 candidates (3.2801 ms)", or "... (cached:
-/// nothing timed)"; "nothing to tune (...)" for an empty product or k = 0. A candidate that fails
-/// or finds no room for its workspace is skipped. The result is C = A · B as with gemm().
+/// gemm() in tuning mode: the first call for a problem (type, m, n, k, TF32 settings, operand
+/// alignment) times cublas{S,D}gemm, the split-TF32 kernel where gemm() would use it, and the
+/// first 8 algorithms of cublasLt's heuristic list, all of FP32 (or FP64) accuracy, and remembers
+/// the fastest for the process (until release_device_resources()); later calls run it without
+/// timing. Returns one line for people: "cublasLt algorithm 2: fastest of 9 candidates (3.2801
+/// ms)", or "... (cached: nothing timed)"; "nothing to tune (...)" for an empty product or k = 0. A
+/// candidate that fails or finds no room for its workspace is skipped. The result is C = A · B as
+/// with gemm().
 /// @throws DeviceError (cuBLAS status, also when the default path fails), OutOfMemory.
 template <class T>
 std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);

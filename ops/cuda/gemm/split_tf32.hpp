@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file split_tf32.hpp
+/// @brief FP32 GEMM on tensor cores by operand splitting ("3xTF32"): each float x is held as
+/// hi + lo, both TF32 (hi = x rounded to nearest TF32, lo = the remainder truncated to TF32), and
+/// a·b is accumulated as lo_a·hi_b + hi_a·lo_b + hi_a·hi_b in FP32 by mma.sync. The dropped lo·lo
+/// term and the truncation are within about 2^-21 of each product, so results have FP32-class
+/// accuracy (not bit-identical to a SIMT FP32 GEMM; the tests bound the error by 4x cuBLAS's FP32
+/// error on the same data) at the tensor cores' rate rather than the FP32 pipes'.
+/// GCN's tall-skinny products (millions of rows times 128 x 128) run at a third of the FP32 peak
+/// through cuBLAS; see ops/cuda/mxm/NOTES.md, run 21, for what this kernel does there.
+///
+/// Host-callable and free of CUDA headers (the stream is CUDA's opaque CUstream_st*, which is
+/// cudaStream_t), so the tests compile in every build; CPU builds get a stub
+/// (ops/cuda_stub/split_tf32_stub.cpp) that applies nowhere and throws Unsupported.
+
+#include "spindle/dense.hpp"
+
+struct CUstream_st;
+
+namespace spindle::detail::cuda {
+
+/// Whether gemm_split_tf32 can run C (m x n) = A (m x k) · B (k x n), all row-major and dense
+/// (leading dimensions k, n, n): the device is sm_80 or newer and this build has the kernel for
+/// it, k and n are multiples of 4 (rows are whole 16-byte vectors) and the three pointers are
+/// 16-byte aligned, and n is at most 65535 column tiles. Otherwise callers use cuBLAS.
+bool split_tf32_applies(int m, int n, int k, const float* a, const float* b, const float* c);
+
+/// C = A · B (see above) on `stream`; C's old content is not read. m, n > 0, k ≥ 0.
+/// Infinities and NaNs propagate as in an FP32 product (an infinite x is held as a finite hi plus
+/// an infinite lo). One difference: an infinity times a nonzero value below 2^-136 in magnitude
+/// (whose TF32 hi part is 0) gives NaN where FP32 gives an infinity.
+/// @throws DeviceError on a launch failure.
+void gemm_split_tf32(int m, int n, int k, const float* a, const float* b, float* c,
+                     CUstream_st* stream);
+
+/// Test hook: C = A · B by gemm_split_tf32 on the matrices' device copies (uploaded as needed,
+/// C's device copy marked newest), on the context's stream, whatever SPINDLE_GEMM_SPLIT_TF32
+/// says. Returns false, running nothing, where split_tf32_applies() refuses the operands.
+bool debug_split_tf32_gemm(DenseMatrix<float>& C, const DenseMatrix<float>& A,
+                           const DenseMatrix<float>& B);
+
+/// Test and benchmark hook: the number of blockings the kernel is built with, and forcing one of
+/// them (index in [0, count)) for every later call, process-wide; returns its name ("128x128 w2x4
+/// s3 b2": rows x columns per block, warp grid, pipeline stages, blocks per SM), or nullptr for an
+/// index outside, which restores the default choice by n. Not for production use.
+int debug_split_tf32_blockings() noexcept;
+const char* debug_split_tf32_force(int index) noexcept;
+
+}  // namespace spindle::detail::cuda

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU builds: the split-TF32 GEMM (ops/cuda/gemm/split_tf32.hpp) exists so call sites and tests
+// need no #ifdef; it applies nowhere and says clearly that this build cannot run it.
+#include "ops/cuda/gemm/split_tf32.hpp"
+#include "spindle/error.hpp"
+
+namespace spindle::detail::cuda {
+
+bool split_tf32_applies(int, int, int, const float*, const float*, const float*) { return false; }
+
+void gemm_split_tf32(int, int, int, const float*, const float*, float*, CUstream_st*) {
+  throw Unsupported("spindle was built without CUDA: the split-TF32 GEMM needs a CUDA build");
+}
+
+bool debug_split_tf32_gemm(DenseMatrix<float>&, const DenseMatrix<float>&,
+                           const DenseMatrix<float>&) {
+  throw Unsupported("spindle was built without CUDA: the split-TF32 GEMM needs a CUDA build");
+}
+
+int debug_split_tf32_blockings() noexcept { return 0; }
+
+const char* debug_split_tf32_force(int) noexcept { return nullptr; }
+
+}  // namespace spindle::detail::cuda
