@@ -31,7 +31,13 @@ constexpr const char* kSemantics =
     "  layer1_W.npy, ... as float32 or float64 in C order; a missing layerN_b.npy\n"
     "  means a zero bias. PyTorch's Linear stores W as (d_out x d_in): save\n"
     "  weight.T. Random inputs: features uniform in [-1, 1), Glorot-uniform\n"
-    "  weights, zero biases, all from --seed (same numbers on every machine).\n";
+    "  weights, zero biases, all from --seed (same numbers on every machine).\n"
+    "\n"
+    "  On CUDA, float dense products (H W) run on tensor cores with each operand\n"
+    "  split into two TF32 halves: FP32 accuracy, not cuBLAS's exact rounding.\n"
+    "  SPINDLE_GEMM_SPLIT_TF32=0 uses cublasSgemm instead; SPINDLE_GEMM_TF32=1\n"
+    "  allows plain TF32 (faster, about 1e-3 relative error). SPINDLE_LOG=plan\n"
+    "  prints each product's path and each SpMM's kernel.\n";
 
 struct Settings {
   GcnOptions opt;
@@ -103,9 +109,12 @@ int run(const Input& in, const Settings& s) {
   std::printf("layers %s (%s), features %s, dense products by %s; %s\n", shape.c_str(),
               s.weights_dir ? s.weights_dir->c_str() : "Glorot-random weights",
               s.features ? s.features->c_str() : "random",
-              s.ex.device == Device::Cuda ? "cuBLAS"
-              : gemm_uses_blas()          ? "BLAS"
-                                          : "blocked loops",
+              s.ex.device == Device::Cuda
+                  ? (s.ex.use_double ? "cuBLAS"
+                                     : "split-TF32 tensor cores (FP32 accuracy) or cuBLAS "
+                                       "(SPINDLE_LOG=plan says which)")
+              : gemm_uses_blas() ? "BLAS"
+                                 : "blocked loops",
               execution_text(s.ex).c_str());
 
   GcnOptions opt = s.opt;

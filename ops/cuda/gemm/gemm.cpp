@@ -40,6 +40,7 @@
 #include "engine/src/cuda/timing.hpp"
 #include "ops/cuda/gemm/split_tf32.hpp"
 #include "spindle/error.hpp"
+#include "spindle/plan.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -341,6 +342,28 @@ std::string run_forced_lt(int index, int m, int n, int k, const T* a, const T* b
          " (forced by debug_gemm_force_lt)";
 }
 
+/// The SPINDLE_LOG=plan line of an untuned product: which path runs it, and why.
+template <class T>
+void log_choice(int m, int n, int k, bool split, bool tf32) {
+  const char* type = std::is_same_v<T, float> ? "float" : "double";
+  std::string why;
+  if (split) {
+    why = std::string("split-TF32 kernel (") + split_tf32_blocking(n, k) +
+          "): FP32 accuracy on tensor cores";
+  } else if (!std::is_same_v<T, float>) {
+    why = "cublasDgemm";
+  } else if (tf32) {
+    why = "cublasSgemm with TF32 tensor cores (SPINDLE_GEMM_TF32=1: about 1e-3 relative error)";
+  } else if (!split_allowed()) {
+    why = "cublasSgemm (SPINDLE_GEMM_SPLIT_TF32=0)";
+  } else {
+    why =
+        "cublasSgemm (the split-TF32 kernel needs k and n multiples of 4, 16-byte aligned "
+        "operands and sm_80+)";
+  }
+  std::fprintf(stderr, "[spindle plan] gemm %dx%dx%d %s: %s\n", m, k, n, type, why.c_str());
+}
+
 template <class T>
 std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B,
                       bool tune) {
@@ -364,6 +387,7 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
         cudaMemsetAsync(c, 0, sizeof(T) * static_cast<std::size_t>(m) * n, ctx.stream));
     if (tune) summary = "nothing to tune (inner dimension 0)";
   } else if (m > 0 && n > 0 && !tune) {
+    if (plan_logging_enabled()) log_choice<T>(m, n, k, split, tf32);
     if constexpr (std::is_same_v<T, float>) {
       if (split) {
         gemm_split_tf32(m, n, k, a, b, c, ctx.stream);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // FP32 GEMM by TF32 operand splitting on mma.sync (split_tf32.hpp).
 //
-// Blocking: a block computes a BM x BN tile of C from BK = 32 wide slabs of A and B staged in
-// shared memory by cp.async, STAGES slabs in flight. Its warps form a WM x WN grid; a warp owns
-// (BM / WM) x (BN / WN) of the tile as MT x NT mma tiles of 16 x 8. Per 8-wide step of k a warp
-// loads B's fragments for its NT columns tiles once, splits them, then for each of its MT row
-// tiles loads and splits A's fragment and issues 3 mma per (row tile, column tile): lo·hi and
-// hi·lo first, hi·hi last, so the small terms are accumulated before the large one.
+// Two forms: the tiled kernel below (any k and n) and the resident one for k, n <= 128 (GCN's
+// weights; see split_tf32_resident_kernel). Tiled blocking: a block computes a BM x BN tile of C
+// from BK = 32 wide slabs of A and B staged in shared memory by cp.async, STAGES slabs in flight.
+// Its warps form a WM x WN grid; a warp owns (BM / WM) x (BN / WN) of the tile as MT x NT mma tiles
+// of 16 x 8. Per 8-wide step of k a warp loads B's fragments for its NT columns tiles once, splits
+// them, then for each of its MT row tiles loads and splits A's fragment and issues 3 mma per (row
+// tile, column tile): lo·hi and hi·lo first, hi·hi last, so the small terms are accumulated before
+// the large one.
 //
 // Shared layouts (row padding makes the fragment loads conflict-free):
 //   As[BM][BK + 4]: a fragment reads rows g (8 of them) at columns t (4): banks 4g + t.
@@ -32,11 +34,6 @@ namespace {
 constexpr int kBK = 32;
 constexpr int kPadA = 4;
 constexpr int kPadB = 8;
-
-template <int BM, int BN, int STAGES>
-constexpr std::size_t smem_bytes() {
-  return sizeof(float) * STAGES * (BM * (kBK + kPadA) + kBK * (BN + kPadB));
-}
 
 __device__ __forceinline__ std::uint32_t to_tf32(float x) {
   std::uint32_t r;
@@ -403,7 +400,11 @@ int pick(int n, int k) {
   const int forced = g_forced.load();
   if (forced >= 0 && takes(kBlockings[forced], n, k)) return forced;
   if (n <= 32) return kDefaultNarrow;
-  return takes(kBlockings[kDefaultWideResident], n, k) ? kDefaultWideResident : kDefaultWide;
+  // The resident form needs 159 KB of shared memory at k = n = 128: where a block may have less
+  // (sm_86 and sm_89 allow 99 KB), the tiled form runs instead.
+  return takes(kBlockings[kDefaultWideResident], n, k) && ready(kDefaultWideResident)
+             ? kDefaultWideResident
+             : kDefaultWide;
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -462,6 +463,8 @@ bool debug_split_tf32_gemm(DenseMatrix<float>& C, const DenseMatrix<float>& A,
   mark_written(C);
   return true;
 }
+
+const char* split_tf32_blocking(int n, int k) noexcept { return kBlockings[pick(n, k)].name; }
 
 int debug_split_tf32_blockings() noexcept { return kBlockingCount; }
 

@@ -34,6 +34,10 @@ bool split_tf32_applies(int m, int n, int k, const float* a, const float* b, con
 void gemm_split_tf32(int m, int n, int k, const float* a, const float* b, float* c,
                      CUstream_st* stream);
 
+/// The name of the blocking gemm_split_tf32 runs for n and k (for logs: "resident 64x128 w2x2
+/// s3"; see debug_split_tf32_force).
+const char* split_tf32_blocking(int n, int k) noexcept;
+
 /// Test hook: C = A · B by gemm_split_tf32 on the matrices' device copies (uploaded as needed,
 /// C's device copy marked newest), on the context's stream, whatever SPINDLE_GEMM_SPLIT_TF32
 /// says. Returns false, running nothing, where split_tf32_applies() refuses the operands.
