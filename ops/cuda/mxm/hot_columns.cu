@@ -257,12 +257,24 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
     }
     bytes = std::min(bytes, limit);
   }
-  int dev = 0, max_window = 0;
-  if (failed(cudaGetDevice(&dev)) ||
-      failed(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev))) {
-    return;
-  }
-  bytes = std::min(bytes, static_cast<std::size_t>(std::max(max_window, 0)));
+  // The device's largest window, queried once (the engine runs on one device); the limit above
+  // stays per call, since other code may change it.
+  struct MaxWindow {
+    int bytes = 0;
+    cudaError_t error = cudaSuccess;
+  };
+  static const MaxWindow max_window = [] {
+    MaxWindow w;
+    int dev = 0;
+    w.error = cudaGetDevice(&dev);
+    if (w.error == cudaSuccess) {
+      w.error = cudaDeviceGetAttribute(&w.bytes, cudaDevAttrMaxAccessPolicyWindowSize, dev);
+    }
+    if (w.error != cudaSuccess) cudaGetLastError();
+    return w;
+  }();
+  if (failed(max_window.error)) return;
+  bytes = std::min(bytes, static_cast<std::size_t>(std::max(max_window.bytes, 0)));
   if (bytes == 0) return;
   if (failed(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_))) {
     return;

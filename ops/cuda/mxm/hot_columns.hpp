@@ -62,9 +62,11 @@ std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept;
 
 /// The flagged copy of a graph's column ids for one hot count (device).
 struct HotColumnsSlot : ExtensionSlot {
-  DeviceBuffer col;      ///< nnz entries: slot | top bit for a hot column, else the column id
-  DeviceBuffer order;    ///< `hot` entries: order[s] = the column whose B row is slot s
-  std::int64_t hot = 0;  ///< hot columns: at most the count asked for, none of in-degree 0
+  DeviceBuffer col;    ///< nnz entries: slot | top bit for a hot column, else the column id
+  DeviceBuffer order;  ///< `hot` entries: order[s] = the column whose B row is slot s
+  /// Hot columns: at most the count asked for, none of in-degree 0; 0 where the skew check
+  /// refused the copy (build_hot_columns).
+  std::int64_t hot = 0;
   bool no_room = false;  ///< the GPU had no memory for it: gathers run without the copy
 };
 
