@@ -2,7 +2,7 @@
 // The cuBLAS dense product (ops/cuda/gemm) against a naive double-precision product: the plain
 // path, tuning mode (timed once per shape, then the remembered winner) and, through the test
 // hook, every algorithm of cublasLt's heuristic list that tuning may pick; and the split-TF32
-// kernel (ops/cuda/gemm/split_tf32.hpp) called directly, against the same oracle and against
+// kernel (ops/cuda/gemm/split_tf32.hpp) through its test hook, against the same oracle and against
 // cuBLAS's FP32 error on the same data.
 #include <gtest/gtest.h>
 

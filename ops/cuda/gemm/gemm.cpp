@@ -132,20 +132,22 @@ cublasLtHandle_t lt_handle() {
   return g_lt;
 }
 
-/// SPINDLE_GEMM_TF32=1 lets float GEMMs use TF32 tensor cores (about 4x faster on Hopper, inputs
-/// rounded to 10-bit mantissas: relative errors near 1e-3 instead of float rounding). Off by
-/// default so results match a CPU BLAS; read on every call so a program can compare both.
-bool tf32_requested() {
-  const char* v = std::getenv("SPINDLE_GEMM_TF32");
-  return v != nullptr && v[0] != '\0' && v[0] != '0';
+/// An on/off switch from the environment, read on every call so a program can compare both
+/// settings: unset or empty gives `fallback`, a value starting with '0' off, anything else on.
+bool env_switch(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || v[0] == '\0') return fallback;
+  return v[0] != '0';
 }
 
+/// SPINDLE_GEMM_TF32=1 lets float GEMMs use TF32 tensor cores (about 4x faster on Hopper, inputs
+/// rounded to 10-bit mantissas: relative errors near 1e-3 instead of float rounding). Off by
+/// default so results have FP32 accuracy.
+bool tf32_requested() { return env_switch("SPINDLE_GEMM_TF32", false); }
+
 /// SPINDLE_GEMM_SPLIT_TF32=0 keeps float GEMMs on cuBLAS's FP32 path instead of the split-TF32
-/// kernel (to compare the two, or to get cuBLAS's exact FP32 rounding). Read on every call.
-bool split_allowed() {
-  const char* v = std::getenv("SPINDLE_GEMM_SPLIT_TF32");
-  return v == nullptr || v[0] != '0';
-}
+/// kernel (to compare the two, or to get cuBLAS's exact FP32 rounding).
+bool split_allowed() { return env_switch("SPINDLE_GEMM_SPLIT_TF32", true); }
 
 int checked_int(std::int64_t v, const char* what) {
   if (v > INT_MAX) {

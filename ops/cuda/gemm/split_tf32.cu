@@ -372,6 +372,18 @@ constexpr int kBlockingCount = static_cast<int>(sizeof kBlockings / sizeof kBloc
 constexpr int kDefaultWideResident = 7;  // n > 32, k and n <= 128: resident 64x128 w2x2 s3
 constexpr int kDefaultWide = 1;          // other n > 32: tiled 128x128 w4x2 s4 b1
 constexpr int kDefaultNarrow = 5;        // n <= 32: tiled 64x32 w2x1 s4 b4
+// The defaults are indices into the table above: these keep them on the blockings meant.
+static_assert(kBlockings[kDefaultWideResident].resident &&
+                  kBlockings[kDefaultWideResident].bm == 64 &&
+                  kBlockings[kDefaultWideResident].bn == 128 &&
+                  kBlockings[kDefaultWideResident].threads == 128,
+              "kDefaultWideResident: resident 64x128 w2x2");
+static_assert(!kBlockings[kDefaultWide].resident && kBlockings[kDefaultWide].bm == 128 &&
+                  kBlockings[kDefaultWide].bn == 128 && kBlockings[kDefaultWide].stages == 4,
+              "kDefaultWide: tiled 128x128 s4");
+static_assert(!kBlockings[kDefaultNarrow].resident && kBlockings[kDefaultNarrow].bm == 64 &&
+                  kBlockings[kDefaultNarrow].bn == 32,
+              "kDefaultNarrow: tiled 64x32");
 
 std::atomic<int> g_forced{-1};
 
