@@ -27,6 +27,33 @@ using namespace spindle::bench;
 
 namespace {
 
+/// Sets an environment variable for a scope and restores the caller's value (or its absence)
+/// on exit, so the benchmark's variants never drop a setting the user ran it with.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) {
+      had_ = true;
+      old_ = old;
+    }
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
 const char* kUsage =
     "usage: spindle bench gcn [--graph rmat22|uniform22|FILE] [--features 128] [--layers 128,32] "
     "[--reps 20] [--warmup 3] [--export DIR] [--no-cpu-check] [--json FILE]";
@@ -212,14 +239,18 @@ int main(int argc, char** argv) try {
 
   // The same with TF32 tensor-core GEMMs (SPINDLE_GEMM_TF32, ops/cuda/gemm): the SpMMs and the
   // epilogues are unchanged; reported with its difference from the FP32 result.
-  setenv("SPINDLE_GEMM_TF32", "1", 1);
-  const Variant tf32 = variant(gpu);
-  unsetenv("SPINDLE_GEMM_TF32");
+  Variant tf32;
+  {
+    const ScopedEnv on("SPINDLE_GEMM_TF32", "1");
+    tf32 = variant(gpu);
+  }
 
   // The same with cuBLAS's FP32 GEMMs instead of the split-TF32 kernel (SPINDLE_GEMM_SPLIT_TF32=0).
-  setenv("SPINDLE_GEMM_SPLIT_TF32", "0", 1);
-  const Variant cublas = variant(gpu);
-  unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+  Variant cublas;
+  {
+    const ScopedEnv off("SPINDLE_GEMM_SPLIT_TF32", "0");
+    cublas = variant(gpu);
+  }
   std::printf(
       "# RESULT gcn-cublas-gemm %s on %s: %.3f ms per inference (cublasSgemm for the dense "
       "products; median of %d; min %.3f); rel L2 vs the default %.3g\n",
@@ -236,17 +267,16 @@ int main(int argc, char** argv) try {
       const DenseMatrix<float> H = random_features<float>(A.rows(), in, 7 + l);
       DenseMatrix<float> C(A.rows(), W.cols());
       auto timed = [&](const char* split, const char* tf32v) {
-        setenv("SPINDLE_GEMM_SPLIT_TF32", split, 1);
-        setenv("SPINDLE_GEMM_TF32", tf32v, 1);
-        const Timing tm = time_runs([&] { gemm(C, H, W, Device::Cuda); }, s, warmup, reps);
-        unsetenv("SPINDLE_GEMM_SPLIT_TF32");
-        unsetenv("SPINDLE_GEMM_TF32");
-        return tm;
+        const ScopedEnv sp("SPINDLE_GEMM_SPLIT_TF32", split);
+        const ScopedEnv tf("SPINDLE_GEMM_TF32", tf32v);
+        return time_runs([&] { gemm(C, H, W, Device::Cuda); }, s, warmup, reps);
       };
       auto sampled_err = [&](const char* split) {
-        setenv("SPINDLE_GEMM_SPLIT_TF32", split, 1);
-        gemm(C, H, W, Device::Cuda);
-        unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+        {
+          const ScopedEnv sp("SPINDLE_GEMM_SPLIT_TF32", split);
+          const ScopedEnv tf("SPINDLE_GEMM_TF32", "0");
+          gemm(C, H, W, Device::Cuda);
+        }
         const DenseMatrix<float>& Cc = C;  // const access: one download
         const float* c = Cc.data();
         const float* h = H.data();
@@ -327,8 +357,7 @@ int main(int argc, char** argv) try {
   const double tuned_rel = rel_l2(tuned_out.data(), gpu_out, out.size());  // const: one download
   std::printf(
       "# RESULT gcn-tuned %s on %s: %.3f ms per inference (tuning mode, FP32-accuracy GEMMs; "
-      "median of "
-      "%d; min %.3f); rel L2 vs the untuned result %.3g\n",
+      "median of %d; min %.3f); rel L2 vs the untuned result %.3g\n",
       ng.name.c_str(), dev.c_str(), tt.median, reps, tt.min, tuned_rel);
 
   double rel = -1, cpu_ms = -1;
