@@ -7,6 +7,7 @@
 
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
+#include "ops/cuda/mxm/persisting_limit.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -29,6 +30,8 @@ void debug_spmm_gather_hints(std::int64_t) noexcept {}
 std::int64_t spmm_gather_hints_override() noexcept { return 0; }
 std::int64_t debug_spmm_hinted_launches() noexcept { return 0; }
 void debug_spmm_hot_columns_no_room(bool) noexcept {}
+
+std::int64_t debug_persisting_l2_limit() noexcept { return -1; }
 
 template <class I>
 std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>&, std::int64_t, std::int64_t) {

@@ -15,6 +15,7 @@
 #include "cuda/mxm_test_util.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
+#include "ops/cuda/mxm/persisting_limit.hpp"
 #include "spindle/vector.hpp"
 
 namespace spindle::test {
@@ -353,6 +354,9 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
   SPINDLE_SKIP_WITHOUT_GPU();
   const GatherHints hints(4096);
   ASSERT_EQ(detail::cuda::spmm_gather_hints_override(), 4096);
+  // The hot copy raises the device's persisting L2 set-aside for its call only: left raised, it
+  // slows every later streaming kernel (hot_columns.cu).
+  const std::int64_t limit = detail::cuda::debug_persisting_l2_limit();
   const std::vector<KernelCase> cases = {
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 0), 1), "group form, hints"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 9, 0), 1), "group form chunk 9, hints"},
@@ -374,6 +378,7 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
       EXPECT_EQ(detail::cuda::debug_spmm_hinted_launches() - before,
                 hinted ? static_cast<std::int64_t>(cases.size()) : 0)
           << "N = " << n;
+      EXPECT_EQ(detail::cuda::debug_persisting_l2_limit(), limit) << "N = " << n;
     }
     check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 64, cases, seed++);
     check_cases<semiring::plus_times<float>, std::int64_t, Pattern>(m, 128, cases, seed++);

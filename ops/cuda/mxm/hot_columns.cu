@@ -15,6 +15,7 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "ops/cuda/common/column_degrees.cuh"
+#include "ops/cuda/mxm/persisting_limit.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/plan.hpp"
@@ -215,6 +216,53 @@ cudaStreamAttrValue window_attr(const void* base, std::size_t bytes, cudaAccessP
 
 }  // namespace
 
+namespace {
+
+/// The device's persisting L2 set-aside while windows are open. A raised limit must not outlive
+/// them: with 39 MB of the H200's 60 MB set aside (and no persisting line left in it), streaming
+/// kernels run far slower (the split-TF32 GEMM of GCN's 4.2 M x 128 x 128 product: 5.13 ms
+/// against 1.33 ms with the limit back at 0; cublasSgemm 5.94 against 3.67 ms; ops/cuda/mxm/
+/// NOTES.md, run 22). So the first window to raise it records the value before, and the last
+/// one to close puts it back, after its stream's work (the set-aside is device-wide and not
+/// stream-ordered: lowering it under a running SpMM would take its hot copy's lines away).
+struct PersistingLimit {
+  std::mutex mutex;
+  int open = 0;            // windows holding the raised limit
+  bool raised = false;     // the limit is above `before` because of them
+  std::size_t before = 0;  // the limit before the first of them raised it
+
+  /// With the mutex held: puts the limit back once no window is open (`stream`: the closing
+  /// window's, waited for first; nullptr where nothing was enqueued).
+  void release(cudaStream_t stream) noexcept {
+    if (open > 0 || !raised) return;
+    raised = false;
+    cudaError_t e = stream != nullptr ? cudaStreamSynchronize(stream) : cudaSuccess;
+    if (e == cudaSuccess) e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, before);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      if (plan_logging_enabled()) {
+        std::fprintf(stderr,
+                     "[spindle plan] mxm: restoring the persisting L2 limit after the hot copy "
+                     "failed: %s\n",
+                     cudaGetErrorString(e));
+      }
+    }
+  }
+};
+PersistingLimit g_limit;
+
+}  // namespace
+
+std::int64_t debug_persisting_l2_limit() noexcept {
+  std::size_t limit = 0;
+  if (!device_caps().available ||
+      cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return static_cast<std::int64_t>(limit);
+}
+
 PersistingWindow::PersistingWindow(PersistingWindow&& o) noexcept
     : base_(o.base_), bytes_(o.bytes_), stream_(o.stream_), saved_(o.saved_) {
   o.base_ = nullptr;
@@ -246,17 +294,27 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
     }
     return true;
   };
-  static std::mutex limit_mutex;
   {
-    const std::lock_guard<std::mutex> lock(limit_mutex);
+    const std::lock_guard<std::mutex> lock(g_limit.mutex);
     std::size_t limit = 0;
     if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) return;
     if (limit < bytes) {
+      if (g_limit.open == 0) g_limit.before = limit;
       if (failed(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes))) return;
-      if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) return;
+      g_limit.raised = true;
+      if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) {
+        g_limit.release(nullptr);
+        return;
+      }
     }
     bytes = std::min(bytes, limit);
+    ++g_limit.open;  // released by close(), or below where the window cannot be set
   }
+  auto give_up = [&] {
+    const std::lock_guard<std::mutex> lock(g_limit.mutex);
+    --g_limit.open;
+    g_limit.release(nullptr);
+  };
   // The device's largest window, queried once (the engine runs on one device); the limit above
   // stays per call, since other code may change it.
   struct MaxWindow {
@@ -273,14 +331,16 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
     if (w.error != cudaSuccess) cudaGetLastError();
     return w;
   }();
-  if (failed(max_window.error)) return;
+  if (failed(max_window.error)) return give_up();
   bytes = std::min(bytes, static_cast<std::size_t>(std::max(max_window.bytes, 0)));
-  if (bytes == 0) return;
+  if (bytes == 0) return give_up();
   if (failed(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &saved_))) {
-    return;
+    return give_up();
   }
   const cudaStreamAttrValue attr = window_attr(base, bytes, cudaAccessPropertyPersisting);
-  if (failed(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr))) return;
+  if (failed(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr))) {
+    return give_up();
+  }
   base_ = base;
   bytes_ = bytes;
   stream_ = stream;
@@ -305,6 +365,11 @@ void PersistingWindow::close() noexcept {
       std::fprintf(stderr, "[spindle plan] mxm: closing the hot copy's L2 window failed: %s\n",
                    cudaGetErrorString(e));
     }
+  }
+  {
+    const std::lock_guard<std::mutex> lock(g_limit.mutex);
+    --g_limit.open;
+    g_limit.release(stream_);
   }
   base_ = nullptr;
 }

@@ -92,11 +92,13 @@ void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t 
                      std::int64_t width, std::int64_t passes, T* hot_b, cudaStream_t stream);
 
 /// A persisting L2 access-policy window on a stream for the kernels of one call. open() raises
-/// the device's persisting limit where it is lower than the window (once; never lowers it) and
-/// sets the window; the destructor enqueues a pass that reads the window's lines under a
-/// normal-property window (returning them to normal L2 use, so that later kernels get the whole
-/// L2 back: cudaCtxResetPersistingL2Cache is not stream-ordered) and restores the stream's
-/// previous window. Errors are not thrown (logged with SPINDLE_LOG=plan).
+/// the device's persisting limit where it is lower than the window and sets the window; the
+/// destructor enqueues a pass that reads the window's lines under a normal-property window
+/// (returning them to normal L2 use: cudaCtxResetPersistingL2Cache is not stream-ordered),
+/// restores the stream's previous window, and, when it is the last open window, waits for the
+/// stream and puts the limit back where it was (a raised set-aside left in place slows every later
+/// streaming kernel severalfold; see hot_columns.cu). Errors are not thrown (logged with
+/// SPINDLE_LOG=plan).
 class PersistingWindow {
  public:
   PersistingWindow() = default;
