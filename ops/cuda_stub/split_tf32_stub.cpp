@@ -17,6 +17,8 @@ bool debug_split_tf32_gemm(DenseMatrix<float>&, const DenseMatrix<float>&,
   throw Unsupported("spindle was built without CUDA: the split-TF32 GEMM needs a CUDA build");
 }
 
+bool split_tf32_has_wgmma() noexcept { return false; }
+
 const char* split_tf32_blocking(int, int) noexcept { return ""; }
 
 int debug_split_tf32_blockings() noexcept { return 0; }

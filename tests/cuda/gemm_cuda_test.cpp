@@ -256,22 +256,54 @@ TEST_F(GemmCuda, SplitTf32KeepsExtremeMagnitudes) {
   A(3, 1) = inf;
   A(4, 2) = -inf;
   A(5, 3) = std::numeric_limits<float>::quiet_NaN();
-  const DenseMatrix<float> C = run_split(A, B);
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 4; ++j) {
-      double ref = 0.0;  // the FP32 product's special values: double follows the same rules
-      for (int t = 0; t < 4; ++t) ref += double(A(i, t)) * double(B(t, j));
-      const std::string at = std::to_string(i) + "," + std::to_string(j);
-      if (std::isnan(ref)) {
-        EXPECT_TRUE(std::isnan(C(i, j))) << at << ": " << C(i, j);
-      } else if (std::isinf(ref)) {
-        EXPECT_EQ(C(i, j), float(ref)) << at;
-      } else {
-        EXPECT_TRUE(std::isfinite(C(i, j))) << at << ": " << C(i, j);
-        EXPECT_NEAR(C(i, j), ref, std::fabs(ref) * 0x1p-21) << at;
+  // The default blocking, then every blocking forced (the mma.sync and wgmma forms split alike).
+  for (int b = -1; b < detail::cuda::debug_split_tf32_blockings(); ++b) {
+    const char* name = detail::cuda::debug_split_tf32_force(b);
+    const std::string which = name != nullptr ? name : "default";
+    const DenseMatrix<float> C = run_split(A, B);
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 4; ++j) {
+        double ref = 0.0;  // the FP32 product's special values: double follows the same rules
+        for (int t = 0; t < 4; ++t) ref += double(A(i, t)) * double(B(t, j));
+        const std::string at = which + " at " + std::to_string(i) + "," + std::to_string(j);
+        if (std::isnan(ref)) {
+          EXPECT_TRUE(std::isnan(C(i, j))) << at << ": " << C(i, j);
+        } else if (std::isinf(ref)) {
+          EXPECT_EQ(C(i, j), float(ref)) << at;
+        } else {
+          EXPECT_TRUE(std::isfinite(C(i, j))) << at << ": " << C(i, j);
+          EXPECT_NEAR(C(i, j), ref, std::fabs(ref) * 0x1p-21) << at;
+        }
       }
+    EXPECT_EQ(C(2, 0), 1.0f + 0x1p-20f) << which;
+  }
+  detail::cuda::debug_split_tf32_force(-1);
+}
+
+// On Hopper, a build with the sm_90a form runs GCN's shapes (k, n <= 128) on wgmma (64 wide up
+// to n = 64, 128 wide above); wider or deeper products keep the mma.sync forms. Forcing a
+// wgmma blocking is honoured there (the tests above then run it).
+TEST_F(GemmCuda, SplitTf32UsesWgmmaOnHopper) {
+  SPINDLE_REQUIRE_CUDA();
+  const DeviceCaps& caps = device_caps();
+  if (caps.cc_major != 9 || caps.cc_minor != 0 || !detail::cuda::split_tf32_has_wgmma()) {
+    GTEST_SKIP() << "needs a compute capability 9.0 device and a build for sm_90";
+  }
+  EXPECT_STREQ(detail::cuda::split_tf32_blocking(128, 128), "wgmma 2x64x128");
+  EXPECT_STREQ(detail::cuda::split_tf32_blocking(32, 128), "wgmma 2x64x64");
+  EXPECT_STREQ(detail::cuda::split_tf32_blocking(36, 36), "wgmma 2x64x64");
+  EXPECT_STREQ(detail::cuda::split_tf32_blocking(100, 8), "wgmma 2x64x128");
+  EXPECT_EQ(std::string(detail::cuda::split_tf32_blocking(132, 100)).rfind("wgmma", 0),
+            std::string::npos);
+  EXPECT_EQ(std::string(detail::cuda::split_tf32_blocking(64, 132)).rfind("wgmma", 0),
+            std::string::npos);
+  for (int b = 0; b < detail::cuda::debug_split_tf32_blockings(); ++b) {
+    const std::string name = detail::cuda::debug_split_tf32_force(b);
+    if (name.rfind("wgmma", 0) == 0) {
+      EXPECT_EQ(detail::cuda::split_tf32_blocking(32, 64), name);
     }
-  EXPECT_EQ(C(2, 0), 1.0f + 0x1p-20f);
+  }
+  detail::cuda::debug_split_tf32_force(-1);
 }
 
 // Operands the kernel cannot take (k or n not a multiple of 4, misaligned pointers, no rows)

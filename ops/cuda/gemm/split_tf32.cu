@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // FP32 GEMM by TF32 operand splitting on mma.sync (split_tf32.hpp).
 //
-// Two forms: the tiled kernel below (any k and n) and the resident one for k, n <= 128 (GCN's
-// weights; see split_tf32_resident_kernel). Tiled blocking: a block computes a BM x BN tile of C
+// Three forms: the tiled kernel below (any k and n), the resident one for k, n <= 128 (GCN's
+// weights; see split_tf32_resident_kernel), and on Hopper the wgmma one for the same shapes
+// (sm90a/split_tf32_wgmma.cu: warpgroup MMAs, A's fragments split in registers, about 2.5x the
+// resident form on GCN's 4.2 M x 128 x 128 product), which pick() prefers where it is built and
+// the device is compute capability 9.0. Tiled blocking: a block computes a BM x BN tile of C
 // from BK = 32 wide slabs of A and B staged in shared memory by cp.async, STAGES slabs in flight.
 // Its warps form a WM x WN grid; a warp owns (BM / WM) x (BN / WN) of the tile as MT x NT mma tiles
 // of 16 x 8. Per 8-wide step of k a warp loads B's fragments for its NT columns tiles once, splits
@@ -25,6 +28,8 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
+#include "ops/cuda/gemm/split_tf32_common.cuh"
+#include "ops/cuda/gemm/split_tf32_wgmma.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 
@@ -35,25 +40,7 @@ constexpr int kBK = 32;
 constexpr int kPadA = 4;
 constexpr int kPadB = 8;
 
-__device__ __forceinline__ std::uint32_t to_tf32(float x) {
-  std::uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
-}
-
-/// The largest float whose TF32 rounding (to nearest, ties away) is finite: one ulp below
-/// (2 - 2^-11) · 2^127, the midpoint between the largest TF32 value and 2^128.
-constexpr float kMaxSplit = 0x1.ffdffep+127f;
-
-/// x = hi + lo (+ a remainder below 2^-21 |x|), both TF32: hi is x rounded to nearest (from x
-/// clamped to ±kMaxSplit, so it never rounds to an infinity), lo is the rest truncated, so that
-/// hi + lo never exceeds |x| and cannot overflow near FLT_MAX. An infinite x gives an infinite lo
-/// and a NaN a NaN lo (fmin/fmax drop the NaN from hi): both propagate as in an FP32 product.
-/// Five instructions: two min/max, one conversion, one subtraction, one mask.
-__device__ __forceinline__ void split(float x, std::uint32_t& hi, std::uint32_t& lo) {
-  hi = to_tf32(fminf(fmaxf(x, -kMaxSplit), kMaxSplit));
-  lo = __float_as_uint(x - __uint_as_float(hi)) & 0xffffe000u;
-}
+using tf32split::split;
 
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4],
                                          const std::uint32_t (&b)[2]) {
@@ -325,22 +312,30 @@ __global__ void __launch_bounds__(WM* WN * 32, MINB)
 }
 
 /// One blocking of a kernel (MINB: the blocks per SM its registers are bounded for). The resident
-/// ones take k <= kResidentK and n <= bn; the tiled ones any k and n.
+/// and wgmma ones take k <= kResidentK and n <= bn; the tiled ones any k and n. The wgmma ones
+/// (sm90a/split_tf32_wgmma.cu, Hopper only) have their kernel looked up by k at run time.
 struct Blocking {
   const char* name;
-  void (*kernel)(int, int, int, const float*, const float*, float*);
+  SplitKernel kernel;  // nullptr for the wgmma ones
   int bm, bn, threads;
   bool resident;
   int stages;
+  bool wgmma = false;
   /// Dynamic shared memory for inner dimension k.
   std::size_t smem(int k) const {
+    if (wgmma) return split_tf32_wgmma_smem(k, bn, threads / 128);
     const std::size_t a = sizeof(float) * stages * bm * (kBK + kPadA);
     if (!resident) return a + sizeof(float) * stages * kBK * (bn + kPadB);
     const std::size_t kp = static_cast<std::size_t>((k + kBK - 1) / kBK) * kBK;
     return a + sizeof(uint2) * kp * (bn + 4);
   }
+  /// The kernel to launch for inner dimension k (nullptr: none in this build).
+  SplitKernel kernel_for(int k) const {
+    return wgmma ? split_tf32_wgmma_kernel(bn, k, threads / 128) : kernel;
+  }
 };
 constexpr int kResidentK = 128;
+static_assert(kWgmmaMaxK == kResidentK, "the wgmma form takes the resident form's shapes");
 
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
 constexpr Blocking tiled(const char* name) {
@@ -352,6 +347,10 @@ constexpr Blocking resident(const char* name) {
   return {
       name,  &split_tf32_resident_kernel<BM, BN, WM, WN, STAGES, MINB>, BM, BN, WM * WN * 32, true,
       STAGES};
+}
+template <int BN, int WGS>
+constexpr Blocking wgmma(const char* name) {
+  return {name, nullptr, 64 * WGS, BN, 128 * WGS, true, 1, true};
 }
 
 // Rows x columns per block, warp grid, stages, blocks per SM. The defaults (kDefault*) were
@@ -367,11 +366,20 @@ constexpr Blocking kBlockings[] = {
     resident<64, 128, 2, 2, 3, 1>("resident 64x128 w2x2 s3"),
     resident<128, 32, 4, 1, 3, 2>("resident 128x32 w4x1 s3"),
     resident<256, 32, 8, 1, 3, 1>("resident 256x32 w8x1 s3"),
+    wgmma<128, 2>("wgmma 2x64x128"),
+    wgmma<64, 2>("wgmma 2x64x64"),
+    wgmma<32, 2>("wgmma 2x64x32"),
+    wgmma<128, 3>("wgmma 3x64x128"),
+    wgmma<64, 3>("wgmma 3x64x64"),
+    wgmma<32, 3>("wgmma 3x64x32"),
 };
 constexpr int kBlockingCount = static_cast<int>(sizeof kBlockings / sizeof kBlockings[0]);
 constexpr int kDefaultWideResident = 7;  // n > 32, k and n <= 128: resident 64x128 w2x2 s3
 constexpr int kDefaultWide = 1;          // other n > 32: tiled 128x128 w4x2 s4 b1
 constexpr int kDefaultNarrow = 5;        // n <= 32: tiled 64x32 w2x1 s4 b4
+constexpr int kWgmma128 = 10;            // Hopper, k <= 128: the narrowest of these that holds n
+constexpr int kWgmma64 = 11;
+constexpr int kWgmma32 = 12;
 // The defaults are indices into the table above: these keep them on the blockings meant.
 static_assert(kBlockings[kDefaultWideResident].resident &&
                   kBlockings[kDefaultWideResident].bm == 64 &&
@@ -384,6 +392,10 @@ static_assert(!kBlockings[kDefaultWide].resident && kBlockings[kDefaultWide].bm 
 static_assert(!kBlockings[kDefaultNarrow].resident && kBlockings[kDefaultNarrow].bm == 64 &&
                   kBlockings[kDefaultNarrow].bn == 32,
               "kDefaultNarrow: tiled 64x32");
+static_assert(kBlockings[kWgmma128].wgmma && kBlockings[kWgmma128].bn == 128 &&
+                  kBlockings[kWgmma64].wgmma && kBlockings[kWgmma64].bn == 64 &&
+                  kBlockings[kWgmma32].wgmma && kBlockings[kWgmma32].bn == 32,
+              "kWgmma*: the wgmma blockings by width");
 
 std::atomic<int> g_forced{-1};
 
@@ -391,26 +403,50 @@ bool takes(const Blocking& b, int n, int k) {
   return !b.resident || (k <= kResidentK && n <= b.bn);
 }
 
-/// Whether this build has an sm_80+ image of blocking i's kernel for the current device, with
-/// the dynamic shared memory it needs (at k = kResidentK for the resident ones) allowed;
-/// computed once per blocking.
+/// The kernels a blocking launches: one, or for the wgmma ones one per built k rounding (the
+/// kernel for k = 16, 32, 64, 128).
+constexpr int kMaxVariants = 4;
+int variants(const Blocking& b) { return b.wgmma ? kMaxVariants : 1; }
+int variant_of(const Blocking& b, int k) {
+  if (!b.wgmma) return 0;
+  const int chunks = (k + 15) / 16;
+  return chunks <= 1 ? 0 : chunks <= 2 ? 1 : chunks <= 4 ? 2 : 3;
+}
+int variant_k(const Blocking& b, int v) { return b.wgmma ? 16 << v : kResidentK; }
+
+/// Whether this build has an image of each of blocking i's kernels for the current device (sm_80+
+/// for the mma.sync forms; the wgmma ones are sm_90a code, which only a compute capability 9.0
+/// device loads), with the dynamic shared memory it needs (at k = kResidentK for the resident
+/// ones) allowed; computed once per blocking.
 bool ready(int i) {
   static std::once_flag once[kBlockingCount];
   static bool ok[kBlockingCount];
   std::call_once(once[i], [i] {
     const Blocking& b = kBlockings[i];
-    cudaFuncAttributes attr{};
-    ok[i] = cudaFuncGetAttributes(&attr, b.kernel) == cudaSuccess && attr.binaryVersion >= 80 &&
-            cudaFuncSetAttribute(b.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(b.smem(kResidentK))) == cudaSuccess;
-    if (!ok[i]) cudaGetLastError();
+    bool all = true;
+    for (int v = 0; v < variants(b) && all; ++v) {
+      const int k = variant_k(b, v);
+      const SplitKernel kernel = b.kernel_for(k);
+      cudaFuncAttributes attr{};
+      all = kernel != nullptr && cudaFuncGetAttributes(&attr, kernel) == cudaSuccess &&
+            attr.binaryVersion >= (b.wgmma ? 90 : 80) &&
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(b.smem(k))) == cudaSuccess;
+    }
+    if (!all) cudaGetLastError();
+    ok[i] = all;
   });
   return ok[i];
 }
 
 int pick(int n, int k) {
   const int forced = g_forced.load();
-  if (forced >= 0 && takes(kBlockings[forced], n, k)) return forced;
+  if (forced >= 0 && takes(kBlockings[forced], n, k) && ready(forced)) return forced;
+  // Hopper: the wgmma form, 64 wide for n <= 64 (on GCN's 4.2 M x 128 x 32 product 0.76 ms
+  // against 0.87 for the 32-wide one, H200, NOTES.md run 22), else 128 wide.
+  for (const int w : {kWgmma64, kWgmma128}) {
+    if (takes(kBlockings[w], n, k) && ready(w)) return w;
+  }
   if (n <= 32) return kDefaultNarrow;
   // The resident form needs 159 KB of shared memory at k = n = 128: where a block may have less
   // (sm_86 and sm_89 allow 99 KB), the tiled form runs instead.
@@ -435,25 +471,29 @@ bool split_tf32_applies(int m, int n, int k, const float* a, const float* b, con
 void gemm_split_tf32(int m, int n, int k, const float* a, const float* b, float* c,
                      CUstream_st* stream) {
   const Blocking& bl = kBlockings[pick(n, k)];
+  const SplitKernel kernel = bl.kernel_for(k);
   const std::size_t smem = bl.smem(k);
   unsigned rows = static_cast<unsigned>((m + bl.bm - 1) / bl.bm);
   if (bl.resident) {  // persistent: as many blocks as fit on the device at once
-    static std::once_flag once[kBlockingCount];
-    static int per_sm[kBlockingCount];
+    static std::once_flag once[kBlockingCount][kMaxVariants];
+    static int per_sm[kBlockingCount][kMaxVariants];
     const int i = static_cast<int>(&bl - kBlockings);
-    std::call_once(once[i], [&] {  // at k = kResidentK: the largest footprint
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[i], bl.kernel, bl.threads,
-                                                        bl.smem(kResidentK)) != cudaSuccess) {
+    const int v = variant_of(bl, k);
+    std::call_once(once[i][v], [&] {  // at the variant's largest k: the largest footprint
+      const int kmax = variant_k(bl, v);
+      int& blocks = per_sm[i][v];
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bl.kernel_for(kmax), bl.threads,
+                                                        bl.smem(kmax)) != cudaSuccess) {
         cudaGetLastError();
-        per_sm[i] = 1;
+        blocks = 1;
       }
-      per_sm[i] = per_sm[i] < 1 ? 1 : per_sm[i];
+      blocks = blocks < 1 ? 1 : blocks;
     });
-    const unsigned cap = static_cast<unsigned>(per_sm[i] * device_caps().sm_count);
+    const unsigned cap = static_cast<unsigned>(per_sm[i][v] * device_caps().sm_count);
     rows = rows < cap ? rows : cap;
   }
   const dim3 grid(rows, bl.resident ? 1u : static_cast<unsigned>((n + bl.bn - 1) / bl.bn));
-  bl.kernel<<<grid, bl.threads, smem, stream>>>(m, n, k, a, b, c);
+  kernel<<<grid, bl.threads, smem, stream>>>(m, n, k, a, b, c);
   SPINDLE_CUDA_CHECK_LAUNCH("split_tf32_kernel");
 }
 
@@ -475,6 +515,14 @@ bool debug_split_tf32_gemm(DenseMatrix<float>& C, const DenseMatrix<float>& A,
   mark_written(C);
   return true;
 }
+
+#if !SPINDLE_HAS_SM90A
+// This build targets no sm_90: the wgmma form does not exist (ops/CMakeLists.txt).
+SplitKernel split_tf32_wgmma_kernel(int, int, int) noexcept { return nullptr; }
+bool split_tf32_has_wgmma() noexcept { return false; }
+#else
+bool split_tf32_has_wgmma() noexcept { return true; }
+#endif
 
 const char* split_tf32_blocking(int n, int k) noexcept { return kBlockings[pick(n, k)].name; }
 

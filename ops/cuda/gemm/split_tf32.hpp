@@ -8,7 +8,8 @@
 /// accuracy (not bit-identical to a SIMT FP32 GEMM; the tests bound the error by 4x cuBLAS's FP32
 /// error on the same data) at the tensor cores' rate rather than the FP32 pipes'.
 /// GCN's tall-skinny products (millions of rows times 128 x 128) run at a third of the FP32 peak
-/// through cuBLAS; see ops/cuda/mxm/NOTES.md, run 21, for what this kernel does there.
+/// through cuBLAS; see ops/cuda/mxm/NOTES.md, runs 21 and 22, for what this kernel does there. On
+/// Hopper the products with k, n <= 128 run on warpgroup MMAs (split_tf32_wgmma.hpp).
 ///
 /// Host-callable and free of CUDA headers (the stream is CUDA's opaque CUstream_st*, which is
 /// cudaStream_t), so the tests compile in every build; CPU builds get a stub
@@ -34,6 +35,10 @@ bool split_tf32_applies(int m, int n, int k, const float* a, const float* b, con
 void gemm_split_tf32(int m, int n, int k, const float* a, const float* b, float* c,
                      CUstream_st* stream);
 
+/// Whether this build has the Hopper (wgmma, sm_90a) form of the kernel, which gemm_split_tf32
+/// runs on compute capability 9.0 devices for k, n <= 128 (split_tf32_wgmma.hpp).
+bool split_tf32_has_wgmma() noexcept;
+
 /// The name of the blocking gemm_split_tf32 runs for n and k (for logs: "resident 64x128 w2x2
 /// s3"; see debug_split_tf32_force).
 const char* split_tf32_blocking(int n, int k) noexcept;
@@ -46,8 +51,10 @@ bool debug_split_tf32_gemm(DenseMatrix<float>& C, const DenseMatrix<float>& A,
 
 /// Test and benchmark hook: the number of blockings the kernel is built with, and forcing one of
 /// them (index in [0, count)) for every later call, process-wide; returns its name ("128x128 w2x4
-/// s3 b2": rows x columns per block, warp grid, pipeline stages, blocks per SM), or nullptr for an
-/// index outside, which restores the default choice by n. Not for production use.
+/// s3 b2": rows x columns per block, warp grid, pipeline stages, blocks per SM; "wgmma 2x64x128":
+/// two warpgroups of 64 x 128), or nullptr for an index outside, which restores the default choice
+/// by n. A forced blocking that cannot take the shape, or cannot run on this device (the wgmma
+/// ones off Hopper), gives way to the default. Not for production use.
 int debug_split_tf32_blockings() noexcept;
 const char* debug_split_tf32_force(int index) noexcept;
 
