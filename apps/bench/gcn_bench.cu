@@ -324,6 +324,14 @@ int main(int argc, char** argv) try {
       gemm_rows.emplace_back("gemm " + shape + " cuBLAS TF32 ms", tf32_t.median);
       gemm_rows.emplace_back("gemm " + shape + " split-TF32 max error", split_err);
       gemm_rows.emplace_back("gemm " + shape + " cublasSgemm max error", sgemm_err);
+      {  // The SpMMs' hot copy raises the persisting L2 set-aside for its calls only; left raised
+         // it slowed these products severalfold (hot_columns.cu). Shown so that a regression shows.
+        std::size_t limit = 0;
+        if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) {
+          std::printf("# persisting L2 set-aside during the sweep: %zu bytes\n", limit);
+        }
+        cudaGetLastError();
+      }
       in = W.cols();
     }
   }
