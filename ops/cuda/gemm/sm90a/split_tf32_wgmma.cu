@@ -6,9 +6,9 @@
 // is WGS warpgroups and holds B, split once into hi and lo, in shared memory; each warpgroup walks
 // 64-row tiles of C (persistent grid) and keeps its 64 x N accumulator in registers.
 //
-// A never touches shared memory: each thread loads its own fragments from global memory with
-// 16-byte loads, one tile ahead (the whole next tile's row strip, 64 registers), splits them in
-// registers and feeds them to wgmma as the register A operand. To make the fragments 16-byte
+// A is wgmma's register operand: each thread copies its own fragments (two 16-byte pieces per
+// 16-wide chunk of k) into shared memory by cp.async, one tile ahead, reads them back once they
+// have landed, splits them in registers and passes them to wgmma. To make the fragments 16-byte
 // vectors the k order inside each 16-wide chunk is permuted (a dot product does not care, as long
 // as B follows the same order): for chunk c and wgmma step s in {0, 1}, thread (g, t) of a warp
 // (g = lane / 4, t = lane % 4) passes
@@ -24,7 +24,7 @@
 // bytes. The descriptor's leading byte offset (next core matrix along k) is 128 B, its stride
 // byte offset (next 8 columns) 256 B; step q starts at q * N / 8 * 256 bytes.
 //
-// Per 16-wide chunk each warpgroup splits its fragments, refills them from the next tile, and
+// Per 16-wide chunk each warpgroup splits its fragments, starts the copy of the next tile's, and
 // issues 6 wgmma (lo·hi, hi·lo, hi·hi for both steps: small terms first) as one commit group; it
 // then waits until at most one group is pending, so the tensor cores run one chunk while the
 // threads split the next.
@@ -170,9 +170,9 @@ __global__ void __launch_bounds__(WGS * 128, 1)
   // 16-byte pieces it later reads (so its own cp.async.wait_group is all the synchronization
   // needed): slot c holds chunk c of the tile being computed until the thread has read it, then
   // chunk c of its next tile, a whole tile (about 3000 cycles of tensor work at N = 128) ahead.
-  // Loading straight into registers was tried first and ran at a third of this speed: the
-  // wgmma.fence before each group waits for every outstanding register write, so loads in flight
-  // into registers stall the pipeline for a memory latency per chunk.
+  // (A first version loaded straight into registers, one tile ahead: 255 registers against 140;
+  // its only timing was taken while the persisting set-aside slowed every kernel, NOTES.md run 22,
+  // so the two forms were never compared fairly.)
   //   As[wg][c][h][thread]: A(row g + 8h of the warp's 16, columns 16c + 4t .. + 3).
   float4* As = reinterpret_cast<float4*>(Wl + kp * N) + wg * KC * 2 * 128;
   const int wt = static_cast<int>(threadIdx.x) % 128;
