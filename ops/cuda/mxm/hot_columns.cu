@@ -299,7 +299,7 @@ void PersistingWindow::open(const void* base, std::size_t bytes, cudaStream_t st
     std::size_t limit = 0;
     if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) return;
     if (limit < bytes) {
-      if (g_limit.open == 0) g_limit.before = limit;
+      if (!g_limit.raised) g_limit.before = limit;  // the first raise since the last restore
       if (failed(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes))) return;
       g_limit.raised = true;
       if (failed(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize))) {
