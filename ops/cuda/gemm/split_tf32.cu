@@ -377,9 +377,8 @@ constexpr int kBlockingCount = static_cast<int>(sizeof kBlockings / sizeof kBloc
 constexpr int kDefaultWideResident = 7;  // n > 32, k and n <= 128: resident 64x128 w2x2 s3
 constexpr int kDefaultWide = 1;          // other n > 32: tiled 128x128 w4x2 s4 b1
 constexpr int kDefaultNarrow = 5;        // n <= 32: tiled 64x32 w2x1 s4 b4
-constexpr int kWgmma128 = 10;            // Hopper, k <= 128: the narrowest of these that holds n
-constexpr int kWgmma64 = 11;
-constexpr int kWgmma32 = 12;
+constexpr int kWgmma128 = 10;            // Hopper, k <= 128, 64 < n <= 128: wgmma 2x64x128
+constexpr int kWgmma64 = 11;             // Hopper, k <= 128, n <= 64: wgmma 2x64x64
 // The defaults are indices into the table above: these keep them on the blockings meant.
 static_assert(kBlockings[kDefaultWideResident].resident &&
                   kBlockings[kDefaultWideResident].bm == 64 &&
@@ -393,9 +392,9 @@ static_assert(!kBlockings[kDefaultNarrow].resident && kBlockings[kDefaultNarrow]
                   kBlockings[kDefaultNarrow].bn == 32,
               "kDefaultNarrow: tiled 64x32");
 static_assert(kBlockings[kWgmma128].wgmma && kBlockings[kWgmma128].bn == 128 &&
-                  kBlockings[kWgmma64].wgmma && kBlockings[kWgmma64].bn == 64 &&
-                  kBlockings[kWgmma32].wgmma && kBlockings[kWgmma32].bn == 32,
-              "kWgmma*: the wgmma blockings by width");
+                  kBlockings[kWgmma128].threads == 256 && kBlockings[kWgmma64].wgmma &&
+                  kBlockings[kWgmma64].bn == 64 && kBlockings[kWgmma64].threads == 256,
+              "kWgmma*: the two-warpgroup wgmma blockings by width");
 
 std::atomic<int> g_forced{-1};
 
@@ -409,8 +408,9 @@ constexpr int kMaxVariants = 4;
 int variants(const Blocking& b) { return b.wgmma ? kMaxVariants : 1; }
 int variant_of(const Blocking& b, int k) {
   if (!b.wgmma) return 0;
-  const int chunks = (k + 15) / 16;
-  return chunks <= 1 ? 0 : chunks <= 2 ? 1 : chunks <= 4 ? 2 : 3;
+  int v = 0;  // built k = 16 << v
+  while ((16 << v) < split_tf32_wgmma_built_k(k)) ++v;
+  return v;
 }
 int variant_k(const Blocking& b, int v) { return b.wgmma ? 16 << v : kResidentK; }
 

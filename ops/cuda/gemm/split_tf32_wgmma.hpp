@@ -22,11 +22,16 @@ SplitKernel split_tf32_wgmma_kernel(int width, int k, int warpgroups) noexcept;
 
 constexpr int kWgmmaMaxK = 128;
 
+/// The inner dimension the kernel for k is built for: k rounded up to 16, 32, 64 or 128.
+constexpr int split_tf32_wgmma_built_k(int k) {
+  const int chunks = (k + 15) / 16;
+  return 16 * (chunks <= 1 ? 1 : chunks <= 2 ? 2 : chunks <= 4 ? 4 : 8);
+}
+
 /// Dynamic shared memory of the wgmma kernel: B's hi and lo parts (k rounded up as above) and
 /// each warpgroup's slots for one tile of A (64 rows x k, same rounding).
 constexpr unsigned long split_tf32_wgmma_smem(int k, int width, int warpgroups) {
-  const int chunks = (k + 15) / 16;
-  const unsigned long kp = 16ul * (chunks <= 1 ? 1 : chunks <= 2 ? 2 : chunks <= 4 ? 4 : 8);
+  const auto kp = static_cast<unsigned long>(split_tf32_wgmma_built_k(k));
   return sizeof(float) * kp *
          (2ul * static_cast<unsigned long>(width) + 64ul * static_cast<unsigned long>(warpgroups));
 }

@@ -265,11 +265,16 @@ __global__ void __launch_bounds__(WGS * 128, 1)
 namespace {
 template <int N, int WGS>
 SplitKernel by_chunks(int k) noexcept {
-  const int chunks = (k + 15) / 16;
-  if (chunks <= 1) return &split_tf32_wgmma<N, 1, WGS>;
-  if (chunks <= 2) return &split_tf32_wgmma<N, 2, WGS>;
-  if (chunks <= 4) return &split_tf32_wgmma<N, 4, WGS>;
-  return &split_tf32_wgmma<N, 8, WGS>;
+  switch (split_tf32_wgmma_built_k(k)) {
+    case 16:
+      return &split_tf32_wgmma<N, 1, WGS>;
+    case 32:
+      return &split_tf32_wgmma<N, 2, WGS>;
+    case 64:
+      return &split_tf32_wgmma<N, 4, WGS>;
+    default:
+      return &split_tf32_wgmma<N, 8, WGS>;
+  }
 }
 template <int WGS>
 SplitKernel by_width(int width, int k) noexcept {
