@@ -183,24 +183,48 @@ int main(int argc, char** argv) try {
           best_name = label;
         }
       }
-      // nnz_balanced_seq with the group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp) off,
-      // and forced on (at any width, skew or not) at 16 and 24 MB, on the same data: what the
-      // copy gains at this width and what its size does. The rule's own choice (the whole
-      // persisting set-aside, 31 MB on an H100, where it applies) is the nnz_balanced_seq column
-      // above. One kernel's settings, not candidates for `best`.
+      // nnz_balanced_seq with the group form's gather hints (ops/cuda/mxm/hot_columns.hpp) off,
+      // forced in place (at any width, skew or not) for hot sets of 16 to 48 MB of B rows, and
+      // forced to read the hot rows from the copy at 24 MB, on the same data: what the hints gain
+      // at this width and what the hot set's size does. The rule's own choice is the
+      // nnz_balanced_seq column above. One kernel's settings, not candidates for `best`.
       if (n >= 32) {
         std::string hot_cells;
-        for (const std::int64_t mb : {-1, 16, 24}) {
-          detail::cuda::debug_spmm_gather_hints(mb < 0 ? -1 : mb << 20);
-          const std::string label = mb < 0 ? std::string("off") : std::to_string(mb) + " MB";
+        struct HotSetting {
+          std::int64_t mb;
+          bool copy;
+        };
+        for (const HotSetting h :
+             {HotSetting{-1, false}, HotSetting{16, false}, HotSetting{24, false},
+              HotSetting{32, false}, HotSetting{40, false}, HotSetting{48, false},
+              HotSetting{24, true}}) {
+          detail::cuda::debug_spmm_gather_hints(h.mb < 0 ? -1 : h.mb << 20);
+          detail::cuda::debug_spmm_hot_copy(h.copy);
+          const std::string label =
+              h.mb < 0 ? std::string("off")
+                       : std::string(h.copy ? "copy " : "in place ") + std::to_string(h.mb) + " MB";
           const double ms = run_checked(variant(MxmKernel::NnzBalancedSeq, 0),
-                                        "nnz_balanced_seq/hot copy " + label, true);
+                                        "nnz_balanced_seq/hints " + label, true);
           char b[48];
           std::snprintf(b, sizeof b, "%s %.3f  ", label.c_str(), ms);
           hot_cells += b;
         }
+        detail::cuda::debug_spmm_hot_copy(false);
         detail::cuda::debug_spmm_gather_hints(0);
-        std::printf("%-10s %4lld |   nnz_balanced_seq hot copy: %s(ms)\n", ng.name.c_str(),
+        {  // The rule's kernel with the device's persisting L2 set-aside at 0 (put back after).
+          std::size_t aside = 0;
+          if (cudaDeviceGetLimit(&aside, cudaLimitPersistingL2CacheSize) == cudaSuccess &&
+              cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) == cudaSuccess) {
+            const double ms = run_checked(variant(MxmKernel::NnzBalancedSeq, 0),
+                                          "nnz_balanced_seq/set-aside 0", true);
+            cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside);
+            char b[64];
+            std::snprintf(b, sizeof b, "set-aside 0 (not %zu) %.3f  ", aside, ms);
+            hot_cells += b;
+          }
+          cudaGetLastError();
+        }
+        std::printf("%-10s %4lld |   nnz_balanced_seq gather hints: %s(ms)\n", ng.name.c_str(),
                     static_cast<long long>(n), hot_cells.c_str());
       }
       // The planner's pick, as the library makes it for this call.

@@ -28,7 +28,9 @@ SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_FUSED_STUB_)
 
 void debug_spmm_gather_hints(std::int64_t) noexcept {}
 std::int64_t spmm_gather_hints_override() noexcept { return 0; }
+void debug_spmm_hot_copy(bool) noexcept {}
 std::int64_t debug_spmm_hinted_launches() noexcept { return 0; }
+std::int64_t debug_spmm_hot_copies() noexcept { return 0; }
 void debug_spmm_hot_columns_no_room(bool) noexcept {}
 
 std::int64_t debug_persisting_l2_limit() noexcept { return -1; }

@@ -346,13 +346,23 @@ struct GatherHints {
   GatherHints& operator=(const GatherHints&) = delete;
 };
 
-// The group form's hot copy of B (ops/cuda/mxm/hot_columns.hpp) on graphs where it would not
-// apply by rule: a copy of at most 4 KB, i.e. 8 / 16 / 32 hot rows of 512 / 256 / 128 bytes (4 of
-// two 512-byte slabs at N = 256), so most gathers here are cold (evict-first loads of B) and the
-// rest read the copy. No result may change.
-TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
-  SPINDLE_SKIP_WITHOUT_GPU();
+/// Sets debug_spmm_hot_copy for one scope.
+struct HotCopy {
+  explicit HotCopy(bool on) { detail::cuda::debug_spmm_hot_copy(on); }
+  ~HotCopy() { detail::cuda::debug_spmm_hot_copy(false); }
+  HotCopy(const HotCopy&) = delete;
+  HotCopy& operator=(const HotCopy&) = delete;
+};
+
+// The group form's gather hints (ops/cuda/mxm/hot_columns.hpp) on graphs where they would not
+// apply by rule, for a hot set of 4 KB of B rows: 8 / 16 / 32 hot rows of 512 / 256 / 128 bytes,
+// read in place where one pass covers N, else (tile 8, N = 256) from a copy (4 rows of two
+// 512-byte slabs at N = 256). So most gathers here are cold (evict-first loads of B). With
+// `copy`, one-pass widths read the copy too. No result may change, and the persisting set-aside
+// the copy raises must be back after each call.
+void check_group_form_with_hints(bool copy, bool all_shapes) {
   const GatherHints hints(4096);
+  const HotCopy hot_copy(copy);
   ASSERT_EQ(detail::cuda::spmm_gather_hints_override(), 4096);
   // The hot copy raises the device's persisting L2 set-aside for its call only: left raised, it
   // slows every later streaming kernel (hot_columns.cu).
@@ -364,13 +374,17 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
       {MxmKernel::NnzBalancedSeq, form(lp(0, 1024, 0), 1), "group form chunk 1024, hints"},
       {MxmKernel::NnzBalancedSeq, form(lp(0, 0, 8), 1), "group form tile 8, hints"},
   };
-  std::uint64_t seed = 900;
-  for (const Shape sh : {Shape::PowerLaw, Shape::DenseRow5000, Shape::LongRows, Shape::Uniform,
-                         Shape::MostlyEmpty}) {
-    SCOPED_TRACE("shape " + std::to_string(static_cast<int>(sh)));
+  std::uint64_t seed = copy ? 1900 : 900;
+  std::vector<Shape> shapes = {Shape::PowerLaw, Shape::LongRows};
+  if (all_shapes)
+    shapes = {Shape::PowerLaw, Shape::DenseRow5000, Shape::LongRows, Shape::Uniform,
+              Shape::MostlyEmpty};
+  for (const Shape sh : shapes) {
+    SCOPED_TRACE("shape " + std::to_string(static_cast<int>(sh)) + (copy ? ", copy" : ""));
     const Csr m = make_shape(sh, seed++);
     for (const std::int64_t n : {1, 8, 16, 32, 33, 64, 100, 128, 256}) {
       const std::int64_t before = detail::cuda::debug_spmm_hinted_launches();
+      const std::int64_t copies = detail::cuda::debug_spmm_hot_copies();
       check_cases<semiring::plus_times<float>, std::int32_t, float>(m, n, cases, seed++);
       // The hinted kernel exists for 16-byte fragments only (N a multiple of 4 from 32 on);
       // narrower or odd widths run the hint-free kernel even with the hook on.
@@ -378,6 +392,10 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
       EXPECT_EQ(detail::cuda::debug_spmm_hinted_launches() - before,
                 hinted ? static_cast<std::int64_t>(cases.size()) : 0)
           << "N = " << n;
+      // In place, only calls of several passes read a copy: the 8-column tile, and N = 256 (two
+      // 128-wide passes) in the other four cases.
+      const std::int64_t want_copies = !hinted ? 0 : copy ? 5 : 1 + (n > 128 ? 4 : 0);
+      EXPECT_EQ(detail::cuda::debug_spmm_hot_copies() - copies, want_copies) << "N = " << n;
       EXPECT_EQ(detail::cuda::debug_persisting_l2_limit(), limit) << "N = " << n;
     }
     check_cases<semiring::plus_times<double>, std::int64_t, double>(m, 64, cases, seed++);
@@ -389,6 +407,16 @@ TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
     bias_relu.act = UnaryOp::Relu;
     check_cases<semiring::plus_times<float>, std::int32_t, float>(m, 128, cases, seed++, bias_relu);
   }
+}
+
+TEST(MxmCuda, GroupFormWithGatherHintsMatchesOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  check_group_form_with_hints(false, true);
+}
+
+TEST(MxmCuda, GroupFormWithHotCopyMatchesOracle) {
+  SPINDLE_SKIP_WITHOUT_GPU();
+  check_group_form_with_hints(true, false);
 }
 
 // Hints forced on while the GPU has "no room" for the flagged column ids (test hook): the

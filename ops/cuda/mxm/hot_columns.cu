@@ -24,6 +24,7 @@ namespace spindle::detail::cuda {
 namespace {
 
 std::atomic<std::int64_t> g_hint_budget{0};
+std::atomic<bool> g_force_copy{false};
 std::atomic<bool> g_no_room{false};
 
 /// slot_of[order[s]] = s for s < hot (slot_of starts as -1 everywhere).
@@ -34,10 +35,10 @@ __global__ void hot_slot_scatter_kernel(const I* __restrict__ order, std::int64_
   if (s < hot) slot_of[order[s]] = static_cast<I>(s);
 }
 
-/// out[k] = slot | top bit when col[k] is hot, else col[k].
+/// out[k] = (slot, or col[k] itself in place) | top bit when col[k] is hot, else col[k].
 template <class I>
 __global__ void hot_flag_kernel(const I* __restrict__ col, std::int64_t nnz,
-                                const I* __restrict__ slot_of, I* __restrict__ out) {
+                                const I* __restrict__ slot_of, bool in_place, I* __restrict__ out) {
   using U = std::make_unsigned_t<I>;
   constexpr U kTop = U{1} << (sizeof(I) * 8 - 1);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -45,7 +46,7 @@ __global__ void hot_flag_kernel(const I* __restrict__ col, std::int64_t nnz,
        k += stride) {
     const I j = col[k];
     const I s = slot_of[j];
-    out[k] = s >= 0 ? static_cast<I>(static_cast<U>(s) | kTop) : j;
+    out[k] = s >= 0 ? static_cast<I>(static_cast<U>(in_place ? j : s) | kTop) : j;
   }
 }
 
@@ -78,6 +79,7 @@ __global__ void l2_touch_kernel(const char* __restrict__ p, std::int64_t sectors
 
 void debug_spmm_gather_hints(std::int64_t budget) noexcept { g_hint_budget.store(budget); }
 std::int64_t spmm_gather_hints_override() noexcept { return g_hint_budget.load(); }
+void debug_spmm_hot_copy(bool on) noexcept { g_force_copy.store(on); }
 void debug_spmm_hot_columns_no_room(bool on) noexcept { g_no_room.store(on); }
 
 std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept {
@@ -86,13 +88,21 @@ std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept {
 }
 std::int64_t debug_spmm_hinted_launches() noexcept { return spmm_hinted_launch_count().load(); }
 
-std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes) {
-  // Narrowest pass that gets the copy by rule: 256 bytes (N = 64 floats). H100, spindle bench mxm
-  // (NOTES.md run 20), R-MAT 22, ms with the copy off / at 24 MB / at the whole set-aside (31 MB):
-  // N = 32 1.971 / 2.129 / 2.169 (the copy loses), N = 64 4.310 / 4.006 / 3.571, N = 128 9.310 /
-  // 8.815 / 7.625; R-MAT 20 N = 128 1.927 / 1.820 / 1.573. So the copy takes the whole
-  // persisting set-aside (16 MB lost to no copy at every width).
+namespace {
+std::atomic<std::int64_t> g_hot_copies{0};
+}  // namespace
+std::int64_t debug_spmm_hot_copies() noexcept { return g_hot_copies.load(); }
+
+SpmmHotRule spmm_hot_rule(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes,
+                          std::int64_t passes) {
+  // Narrowest pass that gets hints by rule: 256 bytes (N = 64 floats); at N = 32 they lost
+  // (H100, NOTES.md runs 13 and 20).
   constexpr std::int64_t kSpmmHintMinRowBytes = 256;
+  // The hot set in place: the columns whose B rows fill this share of L2 keep the normal policy,
+  // the rest are read evict-first. Run 13 (H100, 50 MB L2) found about 32 MB best at N = 64 and
+  // 128 on R-MAT 22.
+  constexpr double kSpmmHotL2Share = 0.6;
+  constexpr bool kSpmmHintsByRule = false;
   static const std::int64_t set_aside = [] {
     int dev = 0, v = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -103,15 +113,30 @@ std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64
     return static_cast<std::int64_t>(v);
   }();
   const std::int64_t forced = g_hint_budget.load();
-  if (forced < 0 || copy_row_bytes <= 0) return 0;
+  SpmmHotRule r;
+  if (forced < 0 || row_bytes <= 0 || copy_row_bytes <= 0 || passes <= 0) return r;
   if (forced == 0) {
+    // By rule: none. Once the set-aside the copy raises was put back after each call (run 22),
+    // the hints lost on every graph and width measured, the copy and the in-place form alike
+    // (H200, spindle bench mxm, NOTES.md run 23; R-MAT 22 N = 128: off 5.579 ms, in place at
+    // 16 / 24 / 32 / 48 MB 5.858 / 5.742 / 5.826 / 7.097, the copy at 24 MB 5.990; N = 64 2.848
+    // against 3.259-3.420; R-MAT 20 N = 128 1.205 against 1.359-1.440; uniform 22 N = 128 8.777
+    // against 8.886-9.262). The conditions below are where they had been measured to pay on an
+    // H100 (run 13, evict-first for cold rows; run 20's copy gains were taken against plain runs
+    // slowed by the set-aside the copy left raised), kept for a device where they pay again.
     const std::int64_t l2 = device_caps().l2_bytes > 0 ? device_caps().l2_bytes : 50ll << 20;
-    if (row_bytes < kSpmmHintMinRowBytes ||
+    if (!kSpmmHintsByRule || passes != 1 || row_bytes < kSpmmHintMinRowBytes ||
         static_cast<double>(cols) * static_cast<double>(row_bytes) <= static_cast<double>(l2)) {
-      return 0;
+      return r;
     }
+    r.rows = static_cast<std::int64_t>(kSpmmHotL2Share * static_cast<double>(l2)) / row_bytes;
+    return r;
   }
-  return (forced > 0 ? std::min(forced, set_aside) : set_aside) / copy_row_bytes;
+  // The tests' and benchmarks' budget: in place where one pass covers N, unless the copy is asked
+  // for (debug_spmm_hot_copy); several passes can only read a copy (the kernel's slab offset).
+  r.copy = passes > 1 || g_force_copy.load();
+  r.rows = r.copy ? std::min(forced, set_aside) / copy_row_bytes : forced / row_bytes;
+  return r;
 }
 
 namespace {
@@ -123,7 +148,7 @@ constexpr double kSpmmHotMinShare = 0.25;
 
 template <class I>
 void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, std::int64_t cols,
-                      std::int64_t hot, cudaStream_t stream) {
+                      std::int64_t hot, bool in_place, cudaStream_t stream) {
   using U = ColumnDegree<I>;
   if (g_no_room.load()) {
     throw OutOfMemory("spmm hot columns: no room (test hook debug_spmm_hot_columns_no_room)");
@@ -162,7 +187,7 @@ void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, 
       slot.order.as<const I>(), slot.hot, slot_of.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("hot_slot_scatter_kernel");
   hot_flag_kernel<I><<<grid_stride_blocks(nnz), 256, 0, stream>>>(
-      col_idx, nnz, slot_of.as<const I>(), slot.col.as<I>());
+      col_idx, nnz, slot_of.as<const I>(), in_place, slot.col.as<I>());
   SPINDLE_CUDA_CHECK_LAUNCH("hot_flag_kernel");
 }  // the scratch buffers are freed stream-ordered, after the kernels
 
@@ -171,10 +196,11 @@ void fill_hot_columns(HotColumnsSlot& slot, const I* col_idx, std::int64_t nnz, 
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
                                                   std::int64_t cols, std::int64_t hot,
-                                                  cudaStream_t stream) {
+                                                  bool in_place, cudaStream_t stream) {
   auto s = std::make_unique<HotColumnsSlot>();
+  s->in_place = in_place;
   try {
-    fill_hot_columns<I>(*s, col_idx, nnz, cols, hot, stream);
+    fill_hot_columns<I>(*s, col_idx, nnz, cols, hot, in_place, stream);
   } catch (const OutOfMemory& e) {
     // Buffers already made are freed stream-ordered, after the kernels that use them.
     s->col = DeviceBuffer();
@@ -196,6 +222,7 @@ void launch_hot_copy(const I* order, std::int64_t hot, const T* b, std::int64_t 
                      std::int64_t width, std::int64_t passes, T* hot_b, cudaStream_t stream) {
   const std::int64_t total = passes * hot * width;
   if (total <= 0) return;
+  g_hot_copies.fetch_add(1, std::memory_order_relaxed);
   hot_copy_kernel<T, I>
       <<<grid_stride_blocks(total), 256, 0, stream>>>(order, hot, b, ldb, n, width, total, hot_b);
   SPINDLE_CUDA_CHECK_LAUNCH("hot_copy_kernel");
@@ -380,7 +407,7 @@ std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>& col_idx, st
   const cudaStream_t stream = context().stream;
   const DeviceBuffer d = upload_async(col_idx, "spmm hot columns test", stream);
   const auto slot = build_hot_columns<I>(d.as<const I>(), static_cast<std::int64_t>(col_idx.size()),
-                                         cols, hot, stream);
+                                         cols, hot, false, stream);
   std::vector<std::int64_t> out(col_idx.size(), -1);
   if (slot->hot == 0) return out;
   // Read on the stream the build ran on (the context's stream does not wait for cudaMemcpy's).
@@ -404,6 +431,22 @@ std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>& col_idx, st
     }
     out[k] = s;
   }
+  // The in-place ids for the same hot count flag the same entries, each keeping its column id.
+  const auto in_place = build_hot_columns<I>(
+      d.as<const I>(), static_cast<std::int64_t>(col_idx.size()), cols, hot, true, stream);
+  if (in_place->hot != slot->hot) {
+    throw DeviceError("spmm hot columns: the in-place ids have " + std::to_string(in_place->hot) +
+                          " hot columns, the copy's " + std::to_string(slot->hot),
+                      0);
+  }
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(flagged.data(), in_place->col.get(),
+                                     flagged.size() * sizeof(I), cudaMemcpyDeviceToHost, stream));
+  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (std::size_t k = 0; k < flagged.size(); ++k) {
+    if (spmm_hot_flagged(flagged[k]) != (out[k] >= 0) || spmm_hot_strip(flagged[k]) != col_idx[k]) {
+      throw DeviceError("spmm hot columns: in-place entry " + std::to_string(k) + " is wrong", 0);
+    }
+  }
   return out;
 }
 template std::vector<std::int64_t> debug_spmm_hot_slots<std::int32_t>(
@@ -413,7 +456,7 @@ template std::vector<std::int64_t> debug_spmm_hot_slots<std::int64_t>(
 
 #define SPINDLE_HOT_INST(I)                                                                     \
   template std::unique_ptr<HotColumnsSlot> build_hot_columns<I>(                                \
-      const I*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t);                        \
+      const I*, std::int64_t, std::int64_t, std::int64_t, bool, cudaStream_t);                  \
   template void launch_hot_copy<float, I>(const I*, std::int64_t, const float*, std::int64_t,   \
                                           std::int64_t, std::int64_t, std::int64_t, float*,     \
                                           cudaStream_t);                                        \

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file hot_columns.hpp
-/// @brief The hot copy of B for nnz_balanced_seq's group form: the B rows of a graph's most
-/// gathered columns, copied per call into one small buffer that L2 keeps.
+/// @brief Gather hints for nnz_balanced_seq's group form: the graph's most gathered columns keep
+/// their B rows in L2, the others are read evict-first.
 ///
 /// On a skewed graph whose B does not fit L2, a few columns take most of the entries (R-MAT
 /// scale 22: the 48 K columns of largest in-degree hold 59% of them, 64 K hold 63%), yet their B
-/// rows are scattered over B and share L2 with the rows of cold columns, each read a few times.
-/// The group form therefore reads the rows of the `hot` columns of largest in-degree from a
-/// copy (as large as the device's persisting L2 set-aside, made at the start of each call)
-/// under a persisting access-policy window, and the rows of the other columns with an
-/// evict-first L2 policy. The graph's column ids get a copy in which a hot column's id is
-/// replaced by its slot in the copy with the top bit set, built once on the device and cached
-/// on the graph per hot count. The rule (spmm_hot_rows, and the skew check in
-/// build_hot_columns) lives in hot_columns.cu.
-///
-/// Measured (H100, R-MAT 22, fp32, spindle bench mxm, NOTES.md run 20), the copy off / on:
-/// N = 64 4.310 / 3.571 ms, N = 128 9.310 / 7.625; at N = 32 it lost (1.971 / 2.169), and on a
-/// uniform graph it lost at every width, so neither gets it.
+/// rows share L2 with the rows of cold columns, each read a few times. The graph's column ids get
+/// a copy in which the `hot` columns of largest in-degree are flagged (top bit set), built once
+/// on the device and cached on the graph per hot count and mode. The group form's hinted kernel
+/// reads a flagged column's B row with the normal L2 policy and every other row evict-first.
+/// Two modes:
+/// - in place: a flagged id keeps its column id and the row is read from B itself; only where
+///   one pass covers all of N (the kernel adds no slab offset to it);
+/// - the copy (with the hook budget at several passes, or debug_spmm_hot_copy): a flagged id
+///   holds a slot in a copy of the hot rows made at the start of each call under a persisting
+///   access-policy window, which raises the device's persisting L2 set-aside for the call.
+/// By rule neither runs now: once the set-aside was put back after each call (run 22), both lost
+/// to no hints at all on every graph and width measured (H200, NOTES.md run 23). The hooks keep
+/// them measurable (spindle bench mxm, gcn).
+/// The rule (spmm_hot_rule, and the skew check in build_hot_columns) lives in hot_columns.cu.
 
 #include <cuda_runtime.h>
 
@@ -37,7 +39,8 @@ namespace spindle::detail::cuda {
 template <class I>
 constexpr std::int64_t kSpmmHotMaxCols = std::int64_t{1} << (sizeof(I) * 8 - 1);
 
-/// A flagged entry holds a slot of the hot copy (top bit set), else the column id itself.
+/// A flagged entry (top bit set) holds a slot of the hot copy or, in place, its column id; an
+/// unflagged one the column id.
 template <class I>
 __host__ __device__ __forceinline__ bool spmm_hot_flagged(I j) {
   using U = std::make_unsigned_t<I>;
@@ -49,40 +52,50 @@ __host__ __device__ __forceinline__ I spmm_hot_strip(I j) {
   return static_cast<I>(static_cast<U>(j) & (~U{0} >> 1));
 }
 
+/// How a group-form call gathers: `rows` hot columns (0: no hints), read in place or from a copy.
+struct SpmmHotRule {
+  std::int64_t rows = 0;
+  bool copy = false;
+};
+
 /// The rule (defined in hot_columns.cu, so that its constants change without recompiling the
-/// kernels): the number of hot rows a group-form call of a graph with `cols` columns gets, 0 for
-/// no copy. row_bytes: bytes of a B row one pass reads; copy_row_bytes: bytes of a hot row in
-/// the copy (every pass's slab). The copy applies where a pass's slab of B outgrows L2 and is at
-/// least 256 bytes wide, or everywhere with the tests' hook budget (never with the hook at -1),
-/// and fills the device's persisting L2 set-aside (at most the hook's budget; none: no copy).
-std::int64_t spmm_hot_rows(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes);
+/// kernels). row_bytes: bytes of a B row one pass reads; copy_row_bytes: bytes of a hot row in
+/// the copy (every pass's slab); passes: column passes of the launch. By rule: no hints (run 23).
+/// With the tests' hook budget they apply everywhere (never with the hook at -1): in place at one
+/// pass for budget / row_bytes columns, else (several passes, or debug_spmm_hot_copy) a copy of
+/// min(budget, the persisting set-aside) bytes.
+SpmmHotRule spmm_hot_rule(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes,
+                          std::int64_t passes);
 
 /// Counts launches of the hinted group kernel (debug_spmm_hinted_launches reads it).
 std::atomic<std::int64_t>& spmm_hinted_launch_count() noexcept;
 
-/// The flagged copy of a graph's column ids for one hot count (device).
+/// The flagged copy of a graph's column ids for one hot count and mode (device).
 struct HotColumnsSlot : ExtensionSlot {
-  DeviceBuffer col;    ///< nnz entries: slot | top bit for a hot column, else the column id
+  /// nnz entries: for a hot column, its slot in the copy (or, in place, its own id) | top bit;
+  /// else the column id
+  DeviceBuffer col;
   DeviceBuffer order;  ///< `hot` entries: order[s] = the column whose B row is slot s
   /// Hot columns: at most the count asked for, none of in-degree 0; 0 where the skew check
   /// refused the copy (build_hot_columns).
   std::int64_t hot = 0;
-  bool no_room = false;  ///< the GPU had no memory for it: gathers run without the copy
+  bool no_room = false;   ///< the GPU had no memory for it: gathers run without hints
+  bool in_place = false;  ///< hot ids keep their column id (no copy)
 };
 
 /// Builds the flagged copy of `col_idx` (device, nnz entries over `cols` columns, cols below
 /// kSpmmHotMaxCols<I>) for the `hot` columns of largest in-degree (ties by ascending id, none of
 /// in-degree 0): in-degrees by atomic counts, a stable radix sort of (degree, id), then each
-/// entry of a hot column becomes its slot | top bit. Where those columns hold under a quarter of
-/// the entries (no skew to exploit) the slot gets no hot columns, unless the tests' hook budget
-/// is set. Enqueued on `stream`; returns after the hot count was read (one synchronization).
-/// When the GPU has no room for the copy and its scratch, returns a slot with no_room set
-/// (logged with SPINDLE_LOG=plan) instead of throwing: the copy only changes where B rows are
-/// read from.
+/// entry of a hot column becomes its slot | top bit (in_place: its column id | top bit). Where
+/// those columns hold under a quarter of the entries (no skew to exploit) the slot gets no hot
+/// columns, unless the tests' hook budget is set. Enqueued on `stream`; returns after the hot count
+/// was read (one synchronization). When the GPU has no room for the copy and its scratch, returns a
+/// slot with no_room set (logged with SPINDLE_LOG=plan) instead of throwing: the copy only changes
+/// where B rows are read from.
 template <class I>
 std::unique_ptr<HotColumnsSlot> build_hot_columns(const I* col_idx, std::int64_t nnz,
                                                   std::int64_t cols, std::int64_t hot,
-                                                  cudaStream_t stream);
+                                                  bool in_place, cudaStream_t stream);
 
 /// Enqueues the hot copy: `passes` slabs of `width` columns, slab p holding columns
 /// [p·width, p·width + width) of the B rows order[0 .. hot): hot_b[(p·hot + s)·width + q] =

@@ -81,18 +81,21 @@ const I* cached_chunk_rows(const Graph<I, V>& G, const I* d_row_ptr, std::int64_
   return slot.rows.template as<const I>();
 }
 
-/// The graph's flagged column ids for `hot` hot columns (hot_columns.hpp), built on first use.
-/// d_col_idx: the graph's device column ids. Its `hot` is 0 when the GPU had no room for them
-/// (remembered for the graph: the gathers then run without the copy, which changes no result).
+/// The graph's flagged column ids for `hot` hot columns (hot_columns.hpp), in place or for the
+/// copy, built on first use. d_col_idx: the graph's device column ids. Its `hot` is 0 when the
+/// GPU had no room for them (remembered for the graph: the gathers then run without hints, which
+/// changes no result).
 template <class I, class V>
 const HotColumnsSlot& cached_hot_columns(const Graph<I, V>& G, const I* d_col_idx, std::int64_t hot,
-                                         cudaStream_t stream) {
+                                         bool in_place, cudaStream_t stream) {
   // Slots built while the tests' hook budget is set skip the skew check (build_hot_columns), so
-  // they are cached apart from the rule's: a rule-sized call never reuses a copy it would refuse.
+  // they are cached apart from the rule's: a rule-sized call never reuses ids it would refuse.
   const std::string key = "cuda.mxm.hot_columns." + std::to_string(hot) +
+                          (in_place ? ".in_place" : ".copy") +
                           (spmm_gather_hints_override() > 0 ? ".hook" : "");
-  return G.template extension<HotColumnsSlot>(
-      key, [&] { return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), hot, stream); });
+  return G.template extension<HotColumnsSlot>(key, [&] {
+    return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), hot, in_place, stream);
+  });
 }
 
 /// The device copy of the ASpT reordering (aspt_prepare.hpp) for one panel height.
@@ -273,15 +276,26 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
   ga = a;
   if (group_form && row_map == nullptr && nnz > 0 && G.cols() < kSpmmHotMaxCols<I> &&
       group_hints_fit<T>(gvec)) {
-    // The hot copy (hot_columns.hpp): `passes` slabs of `width` values per hot row, all under
-    // one window; spmm_hot_rows holds the rule and the budget.
+    // Gather hints (hot_columns.hpp): the hot columns' B rows read in place, or from `passes`
+    // slabs of `width` values per hot row in a copy under one window; spmm_hot_rule holds the
+    // rule and the budget.
     const std::int64_t width = std::int64_t{glanes} * gvec;
     const std::int64_t passes = (a.n + width - 1) / width;
     const std::int64_t elem = static_cast<std::int64_t>(sizeof(T));
-    const std::int64_t hot =
-        spmm_hot_rows(G.cols(), std::min(a.n, width) * elem, passes * width * elem);
-    if (hot > 0) {
-      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, hot, stream);
+    const SpmmHotRule rule =
+        spmm_hot_rule(G.cols(), std::min(a.n, width) * elem, passes * width * elem, passes);
+    if (rule.rows > 0 && !rule.copy && passes == 1) {
+      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, rule.rows, true, stream);
+      if (slot.hot > 0) {
+        // A flagged id is its column's: the kernel reads it at w.hot + id·w.hot_ld + its lanes'
+        // columns, which is B's own row (one pass: no slab offset).
+        ga.col_idx = slot.col.template as<const I>();
+        w.hot = a.b;
+        w.hot_rows = 0;
+        w.hot_ld = a.ldb;
+      }
+    } else if (rule.rows > 0 && rule.copy) {
+      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, rule.rows, false, stream);
       if (slot.hot > 0) {
         const std::size_t bytes = static_cast<std::size_t>(passes * slot.hot * width) * sizeof(T);
         try {
