@@ -7,9 +7,11 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "algorithms/src/detail_common.hpp"
+#include "ops/cuda/gemm/split_tf32.hpp"
 #include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/cuda/tune.hpp"
@@ -141,10 +143,32 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
       st.project = project;
       options.on_stage(st);
     };
-    if (gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
+    // A hidden layer no wider at its input than at its output, before a layer that transforms
+    // first: on Hopper (float) Â H first, then ReLU((Â H) W + b) W_next in one kernel
+    // (ops/cuda/gemm/split_tf32.hpp, gemm_split_tf32_mlp), so the layer's output is never
+    // written nor read back. R-MAT 22, 128-128-32, H200: see ops/cuda/mxm/NOTES.md, run 23.
+    const bool pair = options.fuse_dense && !options.fuse && !options.tune &&
+                      options.order == GcnOrder::Auto && desc.device == Device::Cuda &&
+                      std::is_same_v<T, float> && !last && !transformed && W.rows() <= W.cols() &&
+                      model.weights[l + 1].rows() == W.cols() &&
+                      !gcn_aggregate_first(W.cols(), model.weights[l + 1].cols(), options.order) &&
+                      detail::cuda::split_tf32_mlp_applies(A_hat.rows(), W.rows(), W.cols(),
+                                                           model.weights[l + 1].cols());
+    if (pair || gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
       tune_aggregate(in->cols());
       mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
       report(GcnStage::Kind::Aggregate, W.rows(), W.rows(), false);
+      if constexpr (std::is_same_v<T, float>) {
+        if (pair && detail::cuda::gemm_split_tf32_mlp(ws.tmp[l + 1], tmp, W, &b, true,
+                                                      model.weights[l + 1])) {
+          out = DenseMatrix<T>();  // not computed: see GcnWorkspace::out
+          report(GcnStage::Kind::Transform, W.rows(), model.weights[l + 1].cols(), true, true);
+          transformed = true;
+          in_width = W.cols();
+          continue;
+        }
+      }
+      // (Where the pair declined after all, the layer ends as aggregated first.)
       transform(out, tmp);  // (Â H) W
       report(GcnStage::Kind::Transform, W.rows(), W.cols(), false);
       add_row_bias(out, b, act, desc);

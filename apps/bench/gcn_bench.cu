@@ -172,16 +172,19 @@ int main(int argc, char** argv) try {
       record();
       if (step - 2 < labels.size()) return;  // step - 2: this step's index; labelled once
       std::string label = "layer " + std::to_string(st.layer + 1);
-      if (st.kind == GcnStage::Kind::Transform) {
+      if (st.kind == GcnStage::Kind::Transform && st.project) {
+        label += " GEMM pair " + std::to_string(st.in_width) + "->" + std::to_string(st.out_width) +
+                 " +bias+relu";
+      } else if (st.kind == GcnStage::Kind::Transform) {
         label += " GEMM " + std::to_string(st.in_width) + "x" + std::to_string(st.out_width);
       } else if (st.kind == GcnStage::Kind::Aggregate) {
         label += " SpMM N=" + std::to_string(st.in_width);
       } else {
         label += " bias";
       }
-      if (st.kind != GcnStage::Kind::Bias && st.bias) label += " +bias";
-      if (st.relu) label += "+relu";
-      if (st.project)
+      if (st.kind == GcnStage::Kind::Aggregate && st.bias) label += " +bias";
+      if (st.kind != GcnStage::Kind::Transform && st.relu) label += "+relu";
+      if (st.project && st.kind == GcnStage::Kind::Aggregate)
         label += " *W " + std::to_string(st.in_width) + "x" + std::to_string(st.out_width);
       labels.push_back(label);
     };
@@ -236,6 +239,16 @@ int main(int argc, char** argv) try {
       "# RESULT gcn-fused %s on %s: %.3f ms per inference (fuse on; median of %d; min "
       "%.3f); rel L2 vs the unfused result %.3g\n",
       ng.name.c_str(), dev.c_str(), fused.t.median, reps, fused.t.min, fused.rel);
+
+  // Without the GEMM pair (GcnOptions::fuse_dense): layer 1 transforms first, and its output is
+  // written and read back by layer 2's GEMM.
+  GcnOptions unpaired_opt = gpu;
+  unpaired_opt.fuse_dense = false;
+  const Variant unpaired = variant(unpaired_opt);
+  std::printf(
+      "# RESULT gcn-no-gemm-pair %s on %s: %.3f ms per inference (fuse_dense off; median of %d; "
+      "min %.3f); rel L2 vs the default %.3g\n",
+      ng.name.c_str(), dev.c_str(), unpaired.t.median, reps, unpaired.t.min, unpaired.rel);
 
   // The same with TF32 tensor-core GEMMs (SPINDLE_GEMM_TF32, ops/cuda/gemm): the SpMMs and the
   // epilogues are unchanged; reported with its difference from the FP32 result.
@@ -443,6 +456,8 @@ int main(int argc, char** argv) try {
       .num("hot_copy_ms_median", hotcopy.t.median)
       .num("hot_copy_rel_diff", hotcopy.rel)
       .num("set_aside_0_ms_median", noaside.t.median)
+      .num("no_gemm_pair_ms_median", unpaired.t.median)
+      .num("no_gemm_pair_rel_diff", unpaired.rel)
       .num("tuned_ms_median", tt.median)
       .num("tuned_rel_diff_vs_fp32", tuned_rel)
       .num("normalize_ms", norm_ms)

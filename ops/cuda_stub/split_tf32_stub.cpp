@@ -19,6 +19,15 @@ bool debug_split_tf32_gemm(DenseMatrix<float>&, const DenseMatrix<float>&,
 
 bool split_tf32_has_wgmma() noexcept { return false; }
 
+bool gemm_split_tf32_mlp(DenseMatrix<float>&, const DenseMatrix<float>&, const DenseMatrix<float>&,
+                         const Vector<float>*, bool, const DenseMatrix<float>&) {
+  return false;
+}
+
+bool split_tf32_mlp_applies(std::int64_t, std::int64_t, std::int64_t, std::int64_t) {
+  return false;
+}
+
 const char* split_tf32_blocking(int, int) noexcept { return ""; }
 
 int debug_split_tf32_blockings() noexcept { return 0; }

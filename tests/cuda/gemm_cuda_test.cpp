@@ -306,6 +306,90 @@ TEST_F(GemmCuda, SplitTf32UsesWgmmaOnHopper) {
   detail::cuda::debug_split_tf32_force(-1);
 }
 
+// The two-product kernel (gemm_split_tf32_mlp): T = ReLU(A W1 + b1) W2 against a double oracle,
+// on a compute capability 9.0 device: k, n1 and n2 at their limits and below, partial 64-row
+// tiles, k = 0, several tiles per warpgroup, no bias and no ReLU; and the refusals.
+TEST_F(GemmCuda, SplitTf32PairMatchesADoubleOracle) {
+  SPINDLE_REQUIRE_CUDA();
+  if (!detail::cuda::split_tf32_mlp_applies(64, 128, 128, 32)) {
+    EXPECT_FALSE(device_caps().cc_major == 9 && device_caps().cc_minor == 0 &&
+                 detail::cuda::split_tf32_has_wgmma());
+    GTEST_SKIP() << "needs a compute capability 9.0 device and a build for sm_90";
+  }
+  struct Case {
+    std::int64_t m, k, n1, n2;
+    bool bias, relu;
+  };
+  const std::vector<Case> cases{{2000, 128, 128, 32, true, true}, {4097, 36, 100, 20, true, true},
+                                {1, 4, 4, 4, true, true},         {77, 0, 8, 8, true, true},
+                                {300, 64, 1, 4, true, false},     {129, 16, 64, 16, false, true},
+                                {70001, 128, 128, 32, true, true}};
+  for (const Case& c : cases) {
+    const std::string what = std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
+                             std::to_string(c.n1) + "x" + std::to_string(c.n2);
+    const auto A = random_features<float>(c.m, c.k, static_cast<std::uint64_t>(c.m + c.k));
+    auto W1 = random_features<float>(c.k, c.n1, static_cast<std::uint64_t>(c.n1 + 7));
+    const auto W2 = random_features<float>(c.n1, c.n2, static_cast<std::uint64_t>(c.n2 + 11));
+    Vector<float> b1(c.n1, 0.0f);
+    for (std::int64_t j = 0; j < c.n1; ++j) b1[j] = 0.25f * static_cast<float>(j % 5) - 0.5f;
+    // The oracle: H in double, then T; each output's bound adds H's own rounding to the second
+    // product's magnitude.
+    std::vector<double> want(static_cast<std::size_t>(c.m * c.n2), 0.0);
+    double scale = 1e-30;
+    std::vector<double> h(static_cast<std::size_t>(c.n1)), hmag(static_cast<std::size_t>(c.n1));
+    for (std::int64_t i = 0; i < c.m; ++i) {
+      for (std::int64_t j = 0; j < c.n1; ++j) {
+        double sum = c.bias ? double(b1[j]) : 0.0, mag = std::fabs(sum);
+        for (std::int64_t t = 0; t < c.k; ++t) {
+          sum += double(A(i, t)) * double(W1(t, j));
+          mag += std::fabs(double(A(i, t)) * double(W1(t, j)));
+        }
+        h[j] = c.relu && !(sum > 0.0) ? 0.0 : sum;
+        hmag[j] = mag;
+      }
+      for (std::int64_t q = 0; q < c.n2; ++q) {
+        double sum = 0.0, mag = 0.0;
+        for (std::int64_t j = 0; j < c.n1; ++j) {
+          sum += h[j] * double(W2(j, q));
+          mag += (std::fabs(h[j]) + hmag[j]) * std::fabs(double(W2(j, q)));
+        }
+        want[static_cast<std::size_t>(i * c.n2 + q)] = sum;
+        scale = std::max(scale, mag);
+      }
+    }
+    DenseMatrix<float> T(c.m, c.n2, std::numeric_limits<float>::quiet_NaN());  // poisoned
+    ASSERT_TRUE(detail::cuda::gemm_split_tf32_mlp(T, A, W1, c.bias ? &b1 : nullptr, c.relu, W2))
+        << what;
+    const DenseMatrix<float>& Tc = T;
+    ASSERT_EQ(Tc.rows(), c.m);
+    ASSERT_EQ(Tc.cols(), c.n2);
+    double err = 0.0;
+    for (std::int64_t e = 0; e < c.m * c.n2; ++e) {
+      const double d = std::fabs(double(Tc.data()[e]) - want[static_cast<std::size_t>(e)]);
+      err = std::max(err, std::isfinite(d) ? d / scale : 1e30);
+    }
+    EXPECT_LE(err, 1e-5) << what;
+  }
+  // Refusals: sizes past the kernel's (T untouched), and shapes that do not chain (thrown).
+  const auto A = random_features<float>(100, 132, 1);
+  const auto W = random_features<float>(132, 16, 2);
+  const auto V = random_features<float>(16, 36, 3);
+  DenseMatrix<float> T(3, 3, 7.0f);
+  EXPECT_FALSE(detail::cuda::gemm_split_tf32_mlp(T, A, W, nullptr, true, V));
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(100, 132, 16, 16));  // k > 128
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(100, 64, 132, 16));  // n1 > 128
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(100, 64, 64, 36));   // n2 > 32
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(100, 64, 64, 6));    // n2 % 4
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(100, 6, 64, 8));     // k % 4
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(0, 64, 64, 8));      // no rows
+  EXPECT_EQ(T.rows(), 3);
+  const auto A2 = random_features<float>(10, 8, 4);
+  EXPECT_THROW(detail::cuda::gemm_split_tf32_mlp(T, A2, W, nullptr, true, V), DimensionMismatch);
+  setenv("SPINDLE_GEMM_SPLIT_TF32", "0", 1);
+  EXPECT_FALSE(detail::cuda::split_tf32_mlp_applies(64, 128, 128, 32));  // cuBLAS asked for
+  unsetenv("SPINDLE_GEMM_SPLIT_TF32");
+}
+
 // Operands the kernel cannot take (k or n not a multiple of 4, misaligned pointers, no rows)
 // are refused, so gemm() runs them on cuBLAS.
 TEST_F(GemmCuda, SplitTf32RefusesWhatItCannotRun) {

@@ -21,9 +21,12 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 
 #include "engine/src/cuda/cuda_check.hpp"
@@ -516,9 +519,93 @@ bool debug_split_tf32_gemm(DenseMatrix<float>& C, const DenseMatrix<float>& A,
   return true;
 }
 
+namespace {
+
+/// The two-layer kernel for inner dimension k where it can run on this device (its image loaded
+/// and its shared memory allowed, checked once per built k), else nullptr.
+MlpKernel mlp_kernel(std::int64_t m, std::int64_t k, std::int64_t n1, std::int64_t n2) {
+  if (m <= 0 || m > std::numeric_limits<int>::max() - 64 || k < 0 || k > kWgmmaMaxK || k % 4 != 0 ||
+      n1 > 128 || n2 > 32 || n2 % 4 != 0 || n2 == 0) {
+    return nullptr;
+  }
+  // The GEMM switches (ops/cuda/gemm/gemm.cpp) hold here too: SPINDLE_GEMM_SPLIT_TF32=0 keeps
+  // the dense products on cuBLAS, SPINDLE_GEMM_TF32=1 asks for cuBLAS's plain TF32.
+  auto env_on = [](const char* name, bool fallback) {
+    const char* v = std::getenv(name);
+    return v == nullptr || v[0] == '\0' ? fallback : v[0] != '0';
+  };
+  if (!env_on("SPINDLE_GEMM_SPLIT_TF32", true) || env_on("SPINDLE_GEMM_TF32", false)) {
+    return nullptr;
+  }
+  const DeviceCaps& caps = device_caps();
+  if (!caps.available || caps.cc_major != 9 || caps.cc_minor != 0) return nullptr;
+  const MlpKernel kernel = split_tf32_wgmma_mlp_kernel(static_cast<int>(k));
+  if (kernel == nullptr) return nullptr;
+  static std::once_flag once[kMaxVariants];
+  static bool ok[kMaxVariants];
+  int v = 0;  // built k = 16 << v
+  while ((16 << v) < split_tf32_wgmma_built_k(static_cast<int>(k))) ++v;
+  std::call_once(once[v], [&] {
+    cudaFuncAttributes attr{};
+    ok[v] =
+        cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.binaryVersion >= 90 &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(split_tf32_wgmma_mlp_smem(16 << v))) == cudaSuccess;
+    if (!ok[v]) cudaGetLastError();
+  });
+  return ok[v] ? kernel : nullptr;
+}
+
+}  // namespace
+
+bool split_tf32_mlp_applies(std::int64_t m, std::int64_t k, std::int64_t n1, std::int64_t n2) {
+  return mlp_kernel(m, k, n1, n2) != nullptr;
+}
+
+bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
+                         const DenseMatrix<float>& W1, const Vector<float>* b1, bool relu,
+                         const DenseMatrix<float>& W2) {
+  if (W1.rows() != A.cols() || W2.rows() != W1.cols() ||
+      (b1 != nullptr && b1->size() != W1.cols())) {
+    throw DimensionMismatch(
+        "gemm_split_tf32_mlp: T = act(A · W1 + b1) · W2 needs W1 with A's columns as rows, W2 "
+        "with W1's columns as rows and b1 with W1's columns as entries");
+  }
+  const std::int64_t m = A.rows();
+  const std::int64_t k = A.cols();
+  const std::int64_t n1 = W1.cols();
+  const std::int64_t n2 = W2.cols();
+  const MlpKernel kernel = mlp_kernel(m, k, n1, n2);
+  if (kernel == nullptr || &T == &A || &T == &W1 || &T == &W2 ||
+      (b1 != nullptr && !b1->is_full())) {
+    return false;
+  }
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const float* a = device_in(A);
+  const float* w1 = device_in(W1);
+  const float* w2 = device_in(W2);
+  const float* bias = b1 != nullptr ? device_in(*b1).values : nullptr;
+  if (!aligned16(a)) return false;
+  if (T.rows() != m || T.cols() != n2) T = DenseMatrix<float>(m, n2);
+  float* t = device_out(T, false);
+  if (!aligned16(t)) return false;
+  // Persistent: one block (two warpgroups, 224 KB of shared memory at k = 128) per SM.
+  const std::int64_t tiles = (m + 63) / 64;
+  const std::int64_t sms = device_caps().sm_count > 0 ? device_caps().sm_count : 132;
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((tiles + 1) / 2, sms));
+  kernel<<<blocks, 256, split_tf32_wgmma_mlp_smem(static_cast<int>(k)), ctx.stream>>>(
+      static_cast<int>(m), static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(k), a, w1,
+      bias, relu ? 1 : 0, w2, t);
+  SPINDLE_CUDA_CHECK_LAUNCH("split_tf32_wgmma_mlp");
+  mark_written(T);
+  return true;
+}
+
 #if !SPINDLE_HAS_SM90A
 // This build targets no sm_90: the wgmma form does not exist (ops/CMakeLists.txt).
 SplitKernel split_tf32_wgmma_kernel(int, int, int) noexcept { return nullptr; }
+MlpKernel split_tf32_wgmma_mlp_kernel(int) noexcept { return nullptr; }
 bool split_tf32_has_wgmma() noexcept { return false; }
 #else
 bool split_tf32_has_wgmma() noexcept { return true; }

@@ -15,7 +15,10 @@
 /// cudaStream_t), so the tests compile in every build; CPU builds get a stub
 /// (ops/cuda_stub/split_tf32_stub.cpp) that applies nowhere and throws Unsupported.
 
+#include <cstdint>
+
 #include "spindle/dense.hpp"
+#include "spindle/vector.hpp"
 
 struct CUstream_st;
 
@@ -34,6 +37,24 @@ bool split_tf32_applies(int m, int n, int k, const float* a, const float* b, con
 /// @throws DeviceError on a launch failure.
 void gemm_split_tf32(int m, int n, int k, const float* a, const float* b, float* c,
                      CUstream_st* stream);
+
+/// Two dense products in one kernel on Hopper: T = act(A · W1 + b1) · W2, with act ReLU where
+/// `relu` (UnaryOp::Relu: max(x, 0), a NaN becomes 0) and b1 nullptr for none; the hidden A · W1
+/// rows never leave registers (split_tf32_wgmma.hpp), so a GCN layer aggregated first writes only
+/// the next layer's narrow input. Runs where the device has compute capability 9.0 and this build
+/// has its sm_90a code, k = A's columns <= 128 and a multiple of 4, n1 = W1's columns <= 128,
+/// n2 = W2's columns <= 32 and a multiple of 4, A has rows, and A's and T's storage are 16-byte
+/// aligned; returns false (T untouched) elsewhere. T is resized to A's rows x n2 and written
+/// whole. Accuracy: split-TF32's (each of the two products, above).
+/// @throws DimensionMismatch when W1 has not A's columns as rows or W2 not W1's columns, or b1
+/// not W1's columns as entries; DeviceError on a launch failure.
+bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
+                         const DenseMatrix<float>& W1, const Vector<float>* b1, bool relu,
+                         const DenseMatrix<float>& W2);
+
+/// Whether gemm_split_tf32_mlp runs for A (m x k), W1 (k x n1), W2 (n1 x n2) on this device
+/// (sizes, device and kernel image; storage alignment is checked by the call itself).
+bool split_tf32_mlp_applies(std::int64_t m, std::int64_t k, std::int64_t n1, std::int64_t n2);
 
 /// Whether this build has the Hopper (wgmma, sm_90a) form of the kernel, which gemm_split_tf32
 /// runs on compute capability 9.0 devices for k, n <= 128 (split_tf32_wgmma.hpp).

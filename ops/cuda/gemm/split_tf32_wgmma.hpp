@@ -36,4 +36,21 @@ constexpr unsigned long split_tf32_wgmma_smem(int k, int width, int warpgroups) 
          (2ul * static_cast<unsigned long>(width) + 64ul * static_cast<unsigned long>(warpgroups));
 }
 
+using MlpKernel = void (*)(int, int, int, int, const float*, const float*, const float*, int,
+                           const float*, float*);
+
+/// The two-layer kernel: T (m x n2) = act(A (m x k) · W1 (k x n1) + b1) · W2 (n1 x n2) for k, n1
+/// <= 128 and n2 <= 32, act ReLU where `relu` != 0, b1 nullptr for none; arguments (m, n1, n2, k,
+/// A, W1, b1, relu, W2, T), all row-major and dense. The hidden 64 x 128 tile never leaves
+/// registers. nullptr where k is out of range (or, like split_tf32_wgmma_kernel, no sm_90a code:
+/// split_tf32.cu checks the image). Launch: 256 threads (two warpgroups),
+/// split_tf32_wgmma_mlp_smem(k) bytes of dynamic shared memory, any persistent grid.
+MlpKernel split_tf32_wgmma_mlp_kernel(int k) noexcept;
+
+/// Dynamic shared memory of the two-layer kernel: W1's parts at 128 columns, the A slots of two
+/// warpgroups, and W2's hi and lo parts (128 x 32 each). 224 KB at k = 128.
+constexpr unsigned long split_tf32_wgmma_mlp_smem(int k) {
+  return split_tf32_wgmma_smem(k, 128, 2) + sizeof(float) * 2ul * 128ul * 32ul;
+}
+
 }  // namespace spindle::detail::cuda

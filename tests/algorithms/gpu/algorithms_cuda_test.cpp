@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../alg_test_utils.hpp"
+#include "ops/cuda/gemm/split_tf32.hpp"
 #include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/algorithms.hpp"
 #include "spindle/executor.hpp"
@@ -186,6 +187,56 @@ TEST(AlgorithmsCuda, GcnMatchesCpu) {
 // b)·W_next in one SpMM (ops/cuda/mxm/mxm_project.hpp). Forced on this small graph through the test
 // hook (the planner takes the group form only from 2^20 entries): three layers of which two fuse,
 // the same result as the CPU backend and as the unfused order, the steps reported as run.
+// GcnOptions::fuse_dense (on by default): a 64-64-16 model's hidden layer aggregates first and
+// runs both dense products in one kernel on a compute capability 9.0 device; elsewhere the
+// layers run as before. Either way the result matches the CPU backend, and the pair's stage is
+// reported exactly where split_tf32_mlp_applies says it runs.
+TEST(AlgorithmsCuda, GcnGemmPairMatchesCpuAndSkipsTheNextTransform) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 5000, 6, 1.0, 8.0);
+  const auto X = random_features<float>(5000, 64, 5);
+  auto model = glorot_model<float>(64, {64, 16}, 6);
+  for (std::int64_t j = 0; j < 64; ++j) model.biases[0][j] = 0.01f * static_cast<float>(j % 7 - 3);
+  GcnOptions go;
+  go.device = Device::Cpu;
+  const auto A_hat = gcn_normalize<float>(g, go);
+  const auto want = gcn_inference_normalized(A_hat, X, model, go);
+  go.device = Device::Cuda;
+  int pairs = 0, transforms = 0;
+  go.on_stage = [&](const GcnStage& st) {
+    if (st.kind != GcnStage::Kind::Transform) return;
+    ++transforms;
+    if (st.project) {
+      ++pairs;
+      EXPECT_EQ(st.layer, 0u);
+      EXPECT_EQ(st.in_width, 64);
+      EXPECT_EQ(st.out_width, 16);
+    }
+  };
+  const auto got = gcn_inference_normalized(A_hat, X, model, go);
+  ASSERT_EQ(got.rows(), want.rows());
+  ASSERT_EQ(got.cols(), want.cols());
+  double m = 0.0;
+  for (std::int64_t e = 0; e < want.size(); ++e) {
+    m = std::max(m, double(std::fabs(want.data()[e] - got.data()[e])));
+  }
+  EXPECT_LE(m, 1e-4);
+  const bool applies = detail::cuda::split_tf32_mlp_applies(5000, 64, 64, 16);
+  EXPECT_EQ(pairs, applies ? 1 : 0);
+  EXPECT_EQ(transforms, applies ? 1 : 2);
+  // Off: both transforms run on their own, same result up to rounding.
+  go.fuse_dense = false;
+  pairs = transforms = 0;
+  const auto off = gcn_inference_normalized(A_hat, X, model, go);
+  EXPECT_EQ(pairs, 0);
+  EXPECT_EQ(transforms, 2);
+  m = 0.0;
+  for (std::int64_t e = 0; e < want.size(); ++e) {
+    m = std::max(m, double(std::fabs(off.data()[e] - got.data()[e])));
+  }
+  EXPECT_LE(m, 1e-4);
+}
+
 TEST(AlgorithmsCuda, GcnFusedProjectionMatchesCpuAndSkipsTheNextTransform) {
   SPINDLE_REQUIRE_CUDA();
   const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 3000, 6, 1.0, 8.0);
@@ -235,9 +286,11 @@ TEST(AlgorithmsCuda, GcnFusedProjectionMatchesCpuAndSkipsTheNextTransform) {
     EXPECT_EQ(seen[i].out_width, steps[i].out);
     EXPECT_EQ(seen[i].project, steps[i].project);
   }
-  // fuse off (the default): every layer's GEMM and SpMM, the same numbers.
+  // fuse off (the default): every layer's GEMM and SpMM, the same numbers (the GEMM pair off
+  // too: GcnGemmPairMatchesCpuAndSkipsTheNextTransform covers it).
   seen.clear();
   go.fuse = GcnOptions{}.fuse;
+  go.fuse_dense = false;
   EXPECT_FALSE(go.fuse);
   detail::cuda::debug_mxm_project_force(true);
   const DenseMatrix<float> unfused = gcn_inference_normalized(A_hat, X, model, go);

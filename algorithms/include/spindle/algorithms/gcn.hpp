@@ -47,8 +47,9 @@ struct GcnStage {
   bool bias = false;           ///< the bias is applied in this step
   bool relu = false;           ///< ReLU is applied in this step
   /// An Aggregate step that also applied the next layer's dense product in its epilogue
-  /// (GcnOptions::fuse): out_width is that product's width, and the next layer reports no
-  /// Transform step.
+  /// (GcnOptions::fuse), or a Transform step that applied this layer's and the next layer's
+  /// (GcnOptions::fuse_dense; bias and ReLU between them): out_width is the next layer's
+  /// width, and the next layer reports no Transform step.
   bool project = false;
   /// In tuning mode (GcnOptions::tune) on CUDA: for Aggregate steps the SpMM kernel tuning
   /// picked (tune_summary), for Transform steps the GEMM algorithm (gemm_tuned); empty
@@ -85,6 +86,14 @@ struct GcnOptions {
   /// against 7.6 ms for the SpMM plus 1.1 ms for the GEMM it replaces, so the inference took
   /// 16.6 ms against 14.5 (ops/cuda/mxm/NOTES.md, run 18). Ignored on the CPU.
   bool fuse = false;
+  /// On a compute capability 9.0 GPU (float, order Auto, fuse and tune off), a hidden layer whose
+  /// input is no wider than its output, before a layer that transforms first, aggregates first and
+  /// computes ReLU((Â H) W + b)·W_next in one kernel whose hidden rows stay in registers (the
+  /// split-TF32 GEMM pair, FP32-class accuracy): the layer's output is never written nor read
+  /// back, and the next layer starts from its SpMM. Results agree with the unfused order up to
+  /// rounding. On by default (R-MAT 22, 128-128-32: ops/cuda/mxm/NOTES.md, run 23); ignored
+  /// elsewhere.
+  bool fuse_dense = true;
   /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:
   /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
   /// or profiler ranges between the steps. Empty: not called.

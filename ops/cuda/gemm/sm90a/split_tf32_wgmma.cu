@@ -124,38 +124,47 @@ struct Wgmma<128> {
 
 constexpr int kChunks = kWgmmaMaxK / 16;
 
-template <int N, int KC, int WGS>
-__global__ void __launch_bounds__(WGS * 128, 1)
-    split_tf32_wgmma(int m, int n, int k, const float* __restrict__ A, const float* __restrict__ B,
-                     float* __restrict__ C) {
 #ifdef SPINDLE_WGMMA_DEVICE
-  static_assert(N == 32 || N == 64 || N == 128, "wgmma widths built");
+/// Splits B (rows x n, row-major; zeros past `rows` and n up to kp x N) into hi and lo parts in
+/// the K-major core-matrix order described above, with physical k row p of a 16-wide chunk at the
+/// position the A fragments' permutation gives it. `step_pos(p, q, pos)` gives row p's step q and
+/// logical k index pos (0..7) in it.
+template <int N, class StepPos>
+__device__ __forceinline__ void split_b(const float* __restrict__ B, int rows, int n, int kp,
+                                        float* Wh, float* Wl, int threads, StepPos step_pos) {
   constexpr int kGroups = N / 8;
-  constexpr int kAcc = N / 2;
-  static_assert(KC >= 1 && KC <= kChunks, "16-wide chunks of k");
-  constexpr int kp = KC * 16;  // k rounded up to whole chunks (zeros beyond k)
-
-  extern __shared__ float4 smem4[];
-  float* Wh = reinterpret_cast<float*>(smem4);  // [kp * N] hi parts, core-matrix order
-  float* Wl = Wh + kp * N;                      // [kp * N] lo parts; then A's slots (below)
-  for (int e = threadIdx.x; e < kp * N; e += WGS * 128) {
-    const int p = e / N;  // physical k row and column of B
+  for (int e = threadIdx.x; e < kp * N; e += threads) {
+    const int p = e / N;
     const int col = e % N;
     std::uint32_t h = 0, l = 0;
-    if (p < k && col < n) split(B[static_cast<std::size_t>(p) * n + col], h, l);
-    const int rem = p % 16;
-    const int q = 2 * (p / 16) + (rem % 4) / 2;  // step
-    const int half = rem % 2;                    // kl / 4
-    const int off = ((q * kGroups + col / 8) * 2 + half) * 32 + (col % 8) * 4 + rem / 4;
+    if (p < rows && col < n) split(B[static_cast<std::size_t>(p) * n + col], h, l);
+    int q = 0, pos = 0;
+    step_pos(p, q, pos);
+    const int off = ((q * kGroups + col / 8) * 2 + pos / 4) * 32 + (col % 8) * 4 + pos % 4;
     Wh[off] = __uint_as_float(h);
     Wl[off] = __uint_as_float(l);
   }
-  // Generic-proxy writes to shared memory, read next by wgmma through the async proxy.
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
+}
 
-  const std::uint32_t wh = static_cast<std::uint32_t>(__cvta_generic_to_shared(Wh));
-  const std::uint32_t wl = static_cast<std::uint32_t>(__cvta_generic_to_shared(Wl));
+/// The first operand's order: row p of chunk c at step 2c + s, logical index 4·half + t for
+/// p = 16c + 4t + 2s + half (see the file comment).
+struct ChunkOrder {
+  __device__ __forceinline__ void operator()(int p, int& q, int& pos) const {
+    const int rem = p % 16;
+    q = 2 * (p / 16) + (rem % 4) / 2;
+    pos = (rem % 2) * 4 + rem / 4;
+  }
+};
+
+/// The body of both kernels: each warpgroup walks its 64-row tiles of A (m x k) · B, B split in
+/// shared memory at Wh / Wl (ChunkOrder, built for N columns and KC chunks), A's fragments through
+/// the slots at `slots`, and hands each finished tile's accumulator to `fin(tile, acc)`.
+template <int N, int KC, int WGS, class Fin>
+__device__ __forceinline__ void wgmma_tiles(int m, int k, const float* __restrict__ A,
+                                            std::uint32_t wh, std::uint32_t wl, float4* slots,
+                                            Fin&& fin) {
+  constexpr int kGroups = N / 8;
+  constexpr int kAcc = N / 2;
   // Warp-uniform by construction (a shuffle from lane 0), so that ptxas sees the tile loop below
   // as uniform per warpgroup; with threadIdx.x / 128 it serializes the wgmma of the loop.
   const int wg = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);
@@ -174,7 +183,7 @@ __global__ void __launch_bounds__(WGS * 128, 1)
   // its only timing was taken while the persisting set-aside slowed every kernel, NOTES.md run 22,
   // so the two forms were never compared fairly.)
   //   As[wg][c][h][thread]: A(row g + 8h of the warp's 16, columns 16c + 4t .. + 3).
-  float4* As = reinterpret_cast<float4*>(Wl + kp * N) + wg * KC * 2 * 128;
+  float4* As = slots + wg * KC * 2 * 128;
   const int wt = static_cast<int>(threadIdx.x) % 128;
   auto load_chunk = [&](int c, int tile) {
     const long long r0 = static_cast<long long>(tile) * 64 + warp * 16 + g;
@@ -202,61 +211,162 @@ __global__ void __launch_bounds__(WGS * 128, 1)
     const int next = tile + stride;
 #pragma unroll
     for (int c = 0; c < KC; ++c) {
-      {
-        // KC groups are in flight (chunks c.. of this tile, ..c - 1 of the next): the oldest,
-        // chunk c, has landed once at most KC - 1 remain.
-        asm volatile("cp.async.wait_group %0;" ::"n"(KC - 1) : "memory");
-        const float4 r0 = As[(c * 2) * 128 + wt];
-        const float4 r1 = As[(c * 2 + 1) * 128 + wt];
-        std::uint32_t ah[2][4], al[2][4];
-        const float v0[4] = {r0.x, r0.y, r0.z, r0.w};
-        const float v1[4] = {r1.x, r1.y, r1.z, r1.w};
+      // KC groups are in flight (chunks c.. of this tile, ..c - 1 of the next): the oldest,
+      // chunk c, has landed once at most KC - 1 remain.
+      asm volatile("cp.async.wait_group %0;" ::"n"(KC - 1) : "memory");
+      const float4 r0 = As[(c * 2) * 128 + wt];
+      const float4 r1 = As[(c * 2 + 1) * 128 + wt];
+      std::uint32_t ah[2][4], al[2][4];
+      const float v0[4] = {r0.x, r0.y, r0.z, r0.w};
+      const float v1[4] = {r1.x, r1.y, r1.z, r1.w};
 #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-          split(v0[2 * s], ah[s][0], al[s][0]);
-          split(v1[2 * s], ah[s][1], al[s][1]);
-          split(v0[2 * s + 1], ah[s][2], al[s][2]);
-          split(v1[2 * s + 1], ah[s][3], al[s][3]);
-        }
-        load_chunk(c, next);  // the slot has been read (its values split): refill it
-        wgmma_fence();
-#pragma unroll
-        for (int s = 0; s < 2; ++s) {
-          const std::uint32_t off = static_cast<std::uint32_t>((2 * c + s) * kGroups * 256);
-          const std::uint64_t bh = b_desc(wh + off);
-          const std::uint64_t bl = b_desc(wl + off);
-          Wgmma<N>::run(acc, al[s], bh);
-          Wgmma<N>::run(acc, ah[s], bl);
-          Wgmma<N>::run(acc, ah[s], bh);
-        }
-        wgmma_commit();
-        wgmma_wait<1>();
+      for (int s = 0; s < 2; ++s) {
+        split(v0[2 * s], ah[s][0], al[s][0]);
+        split(v1[2 * s], ah[s][1], al[s][1]);
+        split(v0[2 * s + 1], ah[s][2], al[s][2]);
+        split(v1[2 * s + 1], ah[s][3], al[s][3]);
       }
+      load_chunk(c, next);  // the slot has been read (its values split): refill it
+      wgmma_fence();
+#pragma unroll
+      for (int s = 0; s < 2; ++s) {
+        const std::uint32_t off = static_cast<std::uint32_t>((2 * c + s) * kGroups * 256);
+        const std::uint64_t bh = b_desc(wh + off);
+        const std::uint64_t bl = b_desc(wl + off);
+        Wgmma<N>::run(acc, al[s], bh);
+        Wgmma<N>::run(acc, ah[s], bl);
+        Wgmma<N>::run(acc, ah[s], bh);
+      }
+      wgmma_commit();
+      wgmma_wait<1>();
     }
     wgmma_wait<0>();
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) fence_operand(acc[i]);
+    fin(tile, acc, warp, g, t);
+  }
+}
 
-    // acc[4j + 2h + e]: row g + 8h, column 8j + 2t + e of the warp's 16 x N.
-    const long long r0 = static_cast<long long>(tile) * 64 + warp * 16 + g;
+/// Stores a 64 x N accumulator's rows below m, columns below n, into C (row-major, ld n):
+/// acc[4j + 2h + e] is row g + 8h, column 8j + 2t + e of the warp's 16 x N.
+template <int N>
+__device__ __forceinline__ void store_tile(const float (&acc)[N / 2], int tile, int warp, int g,
+                                           int t, int m, int n, float* __restrict__ C) {
+  const long long r0 = static_cast<long long>(tile) * 64 + warp * 16 + g;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const long long r = r0 + 8 * h;
-      if (r >= m) continue;
-      float* crow = C + r * n;
+  for (int h = 0; h < 2; ++h) {
+    const long long r = r0 + 8 * h;
+    if (r >= m) continue;
+    float* crow = C + r * n;
 #pragma unroll
-      for (int j = 0; j < kGroups; ++j) {
-        const int col = 8 * j + 2 * t;
-        if (col < n) {
-          *reinterpret_cast<float2*>(crow + col) =
-              make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
-        }
+    for (int j = 0; j < N / 8; ++j) {
+      const int col = 8 * j + 2 * t;
+      if (col < n) {
+        *reinterpret_cast<float2*>(crow + col) =
+            make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
       }
     }
   }
+}
+#endif  // SPINDLE_WGMMA_DEVICE
+
+template <int N, int KC, int WGS>
+__global__ void __launch_bounds__(WGS * 128, 1)
+    split_tf32_wgmma(int m, int n, int k, const float* __restrict__ A, const float* __restrict__ B,
+                     float* __restrict__ C) {
+#ifdef SPINDLE_WGMMA_DEVICE
+  static_assert(N == 32 || N == 64 || N == 128, "wgmma widths built");
+  static_assert(KC >= 1 && KC <= kChunks, "16-wide chunks of k");
+  constexpr int kp = KC * 16;  // k rounded up to whole chunks (zeros beyond k)
+  extern __shared__ float4 smem4[];
+  float* Wh = reinterpret_cast<float*>(smem4);  // [kp * N] hi parts, core-matrix order
+  float* Wl = Wh + kp * N;                      // [kp * N] lo parts; then A's slots
+  split_b<N>(B, k, n, kp, Wh, Wl, WGS * 128, ChunkOrder{});
+  // Generic-proxy writes to shared memory, read next by wgmma through the async proxy.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  wgmma_tiles<N, KC, WGS>(m, k, A, static_cast<std::uint32_t>(__cvta_generic_to_shared(Wh)),
+                          static_cast<std::uint32_t>(__cvta_generic_to_shared(Wl)),
+                          reinterpret_cast<float4*>(Wl + kp * N),
+                          [&](int tile, const float(&acc)[N / 2], int warp, int g, int t) {
+                            store_tile<N>(acc, tile, warp, g, t, m, n, C);
+                          });
 #else
   (void)m, (void)n, (void)k, (void)A, (void)B, (void)C;
   __trap();  // split_tf32_wgmma_kernel's callers check the image (cc 9.0 only)
+#endif
+}
+
+/// The two-layer form (split_tf32_wgmma_mlp): T = act(A · W1 + b1) · W2 with W1 (k x n1, n1 <=
+/// 128) and W2 (n1 x n2, n2 <= 32) both split in shared memory. A tile's first product stays in
+/// registers: bias and ReLU are applied there, and the accumulator is the second product's A
+/// operand directly. For its step j (k8 block j of the 128 hidden columns), thread (g, t) holds
+/// H(g, 8j + 2t + e) and H(g + 8, 8j + 2t + e), e in {0, 1}, and passes them as logical k
+/// indices t (e = 0) and t + 4 (e = 1): W2's row 8j + 2t + e is stored at that index.
+template <int KC>
+__global__ void __launch_bounds__(256, 1)
+    split_tf32_wgmma_mlp(int m, int n1, int n2, int k, const float* __restrict__ A,
+                         const float* __restrict__ W1, const float* __restrict__ b1, int relu,
+                         const float* __restrict__ W2, float* __restrict__ T) {
+#ifdef SPINDLE_WGMMA_DEVICE
+  constexpr int N1 = 128, N2 = 32, WGS = 2;
+  constexpr int kp = KC * 16;
+  extern __shared__ float4 smem4[];
+  float* Wh = reinterpret_cast<float*>(smem4);                       // [kp * N1]
+  float* Wl = Wh + kp * N1;                                          // [kp * N1]
+  float4* slots = reinterpret_cast<float4*>(Wl + kp * N1);           // [WGS * KC * 2 * 128]
+  float* Vh = reinterpret_cast<float*>(slots + WGS * KC * 2 * 128);  // [N1 * N2]
+  float* Vl = Vh + N1 * N2;                                          // [N1 * N2]
+  split_b<N1>(W1, k, n1, kp, Wh, Wl, WGS * 128, ChunkOrder{});
+  split_b<N2>(W2, n1, n2, N1, Vh, Vl, WGS * 128, [](int p, int& q, int& pos) {
+    q = p / 8;
+    pos = (p % 2) * 4 + (p % 8) / 2;
+  });
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const std::uint32_t vh = static_cast<std::uint32_t>(__cvta_generic_to_shared(Vh));
+  const std::uint32_t vl = static_cast<std::uint32_t>(__cvta_generic_to_shared(Vl));
+  wgmma_tiles<N1, KC, WGS>(
+      m, k, A, static_cast<std::uint32_t>(__cvta_generic_to_shared(Wh)),
+      static_cast<std::uint32_t>(__cvta_generic_to_shared(Wl)), slots,
+      [&](int tile, float(&acc)[N1 / 2], int warp, int g, int t) {
+        float acc2[N2 / 2];
+#pragma unroll
+        for (int i = 0; i < N2 / 2; ++i) acc2[i] = 0.0f;
+#pragma unroll
+        for (int j = 0; j < N1 / 8; ++j) {
+          float hv[4];  // (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1) of block j
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int col = 8 * j + 2 * t + e;
+            const float bias = b1 != nullptr && col < n1 ? __ldg(b1 + col) : 0.0f;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              float v = acc[4 * j + 2 * h + e] + bias;
+              if (relu != 0) v = v > 0.0f ? v : 0.0f;  // UnaryOp::Relu (a NaN becomes 0)
+              hv[2 * h + e] = v;
+            }
+          }
+          std::uint32_t ah[4], al[4];
+          split(hv[0], ah[0], al[0]);  // (g, index t)
+          split(hv[2], ah[1], al[1]);  // (g + 8, t)
+          split(hv[1], ah[2], al[2]);  // (g, t + 4)
+          split(hv[3], ah[3], al[3]);  // (g + 8, t + 4)
+          wgmma_fence();               // the fragments were written by ordinary instructions
+          const std::uint32_t off = static_cast<std::uint32_t>(j * (N2 / 8) * 256);
+          Wgmma<N2>::run(acc2, al, b_desc(vh + off));
+          Wgmma<N2>::run(acc2, ah, b_desc(vl + off));
+          Wgmma<N2>::run(acc2, ah, b_desc(vh + off));
+        }
+        wgmma_commit();
+        wgmma_wait<0>();
+#pragma unroll
+        for (int i = 0; i < N2 / 2; ++i) fence_operand(acc2[i]);
+        store_tile<N2>(acc2, tile, warp, g, t, m, n2, T);
+      });
+#else
+  (void)m, (void)n1, (void)n2, (void)k, (void)A, (void)W1, (void)b1, (void)relu, (void)W2, (void)T;
+  __trap();  // split_tf32_wgmma_mlp's callers check the image (cc 9.0 only)
 #endif
 }
 
@@ -290,6 +400,19 @@ SplitKernel by_width(int width, int k) noexcept {
   }
 }
 }  // namespace
+
+MlpKernel split_tf32_wgmma_mlp_kernel(int k) noexcept {
+  switch (split_tf32_wgmma_built_k(k)) {
+    case 16:
+      return &split_tf32_wgmma_mlp<1>;
+    case 32:
+      return &split_tf32_wgmma_mlp<2>;
+    case 64:
+      return &split_tf32_wgmma_mlp<4>;
+    default:
+      return k >= 0 && k <= kWgmmaMaxK ? &split_tf32_wgmma_mlp<8> : nullptr;
+  }
+}
 
 SplitKernel split_tf32_wgmma_kernel(int width, int k, int warpgroups) noexcept {
   if (k < 0 || k > kWgmmaMaxK) return nullptr;
