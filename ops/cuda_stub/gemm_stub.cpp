@@ -16,6 +16,9 @@ std::string gemm_tuned(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix
   throw Unsupported("spindle was built without CUDA: gemm needs --device cpu");
 }
 
+bool gemm_tf32_requested() noexcept { return false; }
+bool gemm_split_tf32_allowed() noexcept { return true; }
+
 void debug_gemm_force_lt(int) noexcept {}
 
 template void gemm<float>(DenseMatrix<float>&, const DenseMatrix<float>&,

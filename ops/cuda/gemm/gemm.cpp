@@ -140,15 +140,6 @@ bool env_switch(const char* name, bool fallback) {
   return v[0] != '0';
 }
 
-/// SPINDLE_GEMM_TF32=1 lets float GEMMs use TF32 tensor cores (about 4x faster on Hopper, inputs
-/// rounded to 10-bit mantissas: relative errors near 1e-3 instead of float rounding). Off by
-/// default so results have FP32 accuracy.
-bool tf32_requested() { return env_switch("SPINDLE_GEMM_TF32", false); }
-
-/// SPINDLE_GEMM_SPLIT_TF32=0 keeps float GEMMs on cuBLAS's FP32 path instead of the split-TF32
-/// kernel (to compare the two, or to get cuBLAS's exact FP32 rounding).
-bool split_allowed() { return env_switch("SPINDLE_GEMM_SPLIT_TF32", true); }
-
 int checked_int(std::int64_t v, const char* what) {
   if (v > INT_MAX) {
     throw Unsupported(std::string("gemm: ") + what + " = " + std::to_string(v) +
@@ -356,7 +347,7 @@ void log_choice(int m, int n, int k, bool split, bool tf32) {
     why = "cublasDgemm";
   } else if (tf32) {
     why = "cublasSgemm with TF32 tensor cores (SPINDLE_GEMM_TF32=1: about 1e-3 relative error)";
-  } else if (!split_allowed()) {
+  } else if (!gemm_split_tf32_allowed()) {
     why = "cublasSgemm (SPINDLE_GEMM_SPLIT_TF32=0)";
   } else {
     why =
@@ -378,11 +369,11 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
   const T* b = device_in(B);
   T* c = device_out(C, false);
   std::string summary;
-  const bool tf32 = std::is_same_v<T, float> && tf32_requested();
+  const bool tf32 = std::is_same_v<T, float> && gemm_tf32_requested();
   // The split-TF32 kernel is an FP32-accuracy path: not used when TF32 proper was asked for.
   bool split = false;
   if constexpr (std::is_same_v<T, float>) {
-    split = !tf32 && split_allowed() && split_tf32_applies(m, n, k, a, b, c);
+    split = !tf32 && gemm_split_tf32_allowed() && split_tf32_applies(m, n, k, a, b, c);
   }
   if (m > 0 && n > 0 && k == 0) {
     SPINDLE_CUDA_CHECK(
@@ -451,6 +442,9 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
 }
 
 }  // namespace
+
+bool gemm_tf32_requested() noexcept { return env_switch("SPINDLE_GEMM_TF32", false); }
+bool gemm_split_tf32_allowed() noexcept { return env_switch("SPINDLE_GEMM_SPLIT_TF32", true); }
 
 void debug_gemm_force_lt(int index) noexcept { g_force_lt.store(index >= 0 ? index : -1); }
 

@@ -33,6 +33,15 @@ void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
 template <class T>
 std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B);
 
+/// The environment's GEMM switches, read on every call so a program can compare both settings
+/// (unset or empty: the default; a value starting with '0': off; anything else: on).
+/// SPINDLE_GEMM_TF32=1 lets float GEMMs use plain TF32 tensor cores (about 4x faster on Hopper,
+/// relative errors near 1e-3); off by default, so results have FP32 accuracy.
+/// SPINDLE_GEMM_SPLIT_TF32=0 keeps float GEMMs on cuBLAS's FP32 path instead of the split-TF32
+/// kernels (split_tf32.hpp, the GEMM pair included), to compare them or for cuBLAS's rounding.
+bool gemm_tf32_requested() noexcept;
+bool gemm_split_tf32_allowed() noexcept;
+
 /// Test hook: with index >= 0, gemm_tuned times nothing and runs the index-th algorithm (0-based)
 /// of cublasLt's heuristic list, so tests can check every candidate's result (InvalidArgument
 /// when the list is shorter); -1 restores tuning. Process-wide; not for production use.

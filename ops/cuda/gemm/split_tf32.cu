@@ -25,12 +25,12 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <mutex>
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
+#include "ops/cuda/gemm/gemm.hpp"
 #include "ops/cuda/gemm/split_tf32_common.cuh"
 #include "ops/cuda/gemm/split_tf32_wgmma.hpp"
 #include "spindle/error.hpp"
@@ -409,12 +409,13 @@ bool takes(const Blocking& b, int n, int k) {
 /// kernel for k = 16, 32, 64, 128).
 constexpr int kMaxVariants = 4;
 int variants(const Blocking& b) { return b.wgmma ? kMaxVariants : 1; }
-int variant_of(const Blocking& b, int k) {
-  if (!b.wgmma) return 0;
-  int v = 0;  // built k = 16 << v
+/// v with 16 << v = split_tf32_wgmma_built_k(k): which of a wgmma kernel's builds runs k.
+int built_k_index(int k) {
+  int v = 0;
   while ((16 << v) < split_tf32_wgmma_built_k(k)) ++v;
   return v;
 }
+int variant_of(const Blocking& b, int k) { return b.wgmma ? built_k_index(k) : 0; }
 int variant_k(const Blocking& b, int v) { return b.wgmma ? 16 << v : kResidentK; }
 
 /// Whether this build has an image of each of blocking i's kernels for the current device (sm_80+
@@ -528,23 +529,16 @@ MlpKernel mlp_kernel(std::int64_t m, std::int64_t k, std::int64_t n1, std::int64
       n1 > 128 || n2 > 32 || n2 % 4 != 0 || n2 == 0) {
     return nullptr;
   }
-  // The GEMM switches (ops/cuda/gemm/gemm.cpp) hold here too: SPINDLE_GEMM_SPLIT_TF32=0 keeps
-  // the dense products on cuBLAS, SPINDLE_GEMM_TF32=1 asks for cuBLAS's plain TF32.
-  auto env_on = [](const char* name, bool fallback) {
-    const char* v = std::getenv(name);
-    return v == nullptr || v[0] == '\0' ? fallback : v[0] != '0';
-  };
-  if (!env_on("SPINDLE_GEMM_SPLIT_TF32", true) || env_on("SPINDLE_GEMM_TF32", false)) {
-    return nullptr;
-  }
+  // The GEMM switches (gemm.hpp) hold here too: SPINDLE_GEMM_SPLIT_TF32=0 keeps the dense
+  // products on cuBLAS, SPINDLE_GEMM_TF32=1 asks for cuBLAS's plain TF32.
+  if (!gemm_split_tf32_allowed() || gemm_tf32_requested()) return nullptr;
   const DeviceCaps& caps = device_caps();
   if (!caps.available || caps.cc_major != 9 || caps.cc_minor != 0) return nullptr;
   const MlpKernel kernel = split_tf32_wgmma_mlp_kernel(static_cast<int>(k));
   if (kernel == nullptr) return nullptr;
   static std::once_flag once[kMaxVariants];
   static bool ok[kMaxVariants];
-  int v = 0;  // built k = 16 << v
-  while ((16 << v) < split_tf32_wgmma_built_k(static_cast<int>(k))) ++v;
+  const int v = built_k_index(static_cast<int>(k));
   std::call_once(once[v], [&] {
     cudaFuncAttributes attr{};
     ok[v] =
