@@ -584,7 +584,7 @@ bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
   if (T.rows() != m || T.cols() != n2) T = DenseMatrix<float>(m, n2);
   float* t = device_out(T, false);
   if (!aligned16(t)) return false;
-  // Persistent: one block (two warpgroups, 224 KB of shared memory at k = 128) per SM.
+  // Persistent: one block (two warpgroups, 224.5 KB of shared memory at k = 128) per SM.
   const std::int64_t tiles = (m + 63) / 64;
   const std::int64_t sms = device_caps().sm_count > 0 ? device_caps().sm_count : 132;
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((tiles + 1) / 2, sms));

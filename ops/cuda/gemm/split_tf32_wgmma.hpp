@@ -48,9 +48,9 @@ using MlpKernel = void (*)(int, int, int, int, const float*, const float*, const
 MlpKernel split_tf32_wgmma_mlp_kernel(int k) noexcept;
 
 /// Dynamic shared memory of the two-layer kernel: W1's parts at 128 columns, the A slots of two
-/// warpgroups, and W2's hi and lo parts (128 x 32 each). 224 KB at k = 128.
+/// warpgroups, W2's hi and lo parts (128 x 32 each) and the bias (128). 224.5 KB at k = 128.
 constexpr unsigned long split_tf32_wgmma_mlp_smem(int k) {
-  return split_tf32_wgmma_smem(k, 128, 2) + sizeof(float) * 2ul * 128ul * 32ul;
+  return split_tf32_wgmma_smem(k, 128, 2) + sizeof(float) * (2ul * 128ul * 32ul + 128ul);
 }
 
 }  // namespace spindle::detail::cuda
