@@ -308,7 +308,8 @@ TEST_F(GemmCuda, SplitTf32UsesWgmmaOnHopper) {
 
 // The two-product kernel (gemm_split_tf32_mlp): T = ReLU(A W1 + b1) W2 against a double oracle,
 // on a compute capability 9.0 device: k, n1 and n2 at their limits and below, partial 64-row
-// tiles, k = 0, several tiles per warpgroup, no bias and no ReLU; and the refusals.
+// tiles, k = 0, several tiles per warpgroup (evenly and one short), no bias and no ReLU; and the
+// refusals.
 TEST_F(GemmCuda, SplitTf32PairMatchesADoubleOracle) {
   SPINDLE_REQUIRE_CUDA();
   if (!detail::cuda::split_tf32_mlp_applies(64, 128, 128, 32)) {
@@ -320,10 +321,17 @@ TEST_F(GemmCuda, SplitTf32PairMatchesADoubleOracle) {
     std::int64_t m, k, n1, n2;
     bool bias, relu;
   };
-  const std::vector<Case> cases{{2000, 128, 128, 32, true, true}, {4097, 36, 100, 20, true, true},
-                                {1, 4, 4, 4, true, true},         {77, 0, 8, 8, true, true},
-                                {300, 64, 1, 4, true, false},     {129, 16, 64, 16, false, true},
-                                {70001, 128, 128, 32, true, true}};
+  std::vector<Case> cases{{2000, 128, 128, 32, true, true}, {4097, 36, 100, 20, true, true},
+                          {1, 4, 4, 4, true, true},         {77, 0, 8, 8, true, true},
+                          {300, 64, 1, 4, true, false},     {129, 16, 64, 16, false, true},
+                          {70001, 128, 128, 32, true, true}};
+  // The warpgroups' turns (wgmma_tiles' TURNS) with the second warpgroup one tile short after
+  // several turns: an odd number of 64-row tiles, 2 x 2 per block plus one, on this device's full
+  // grid (one block per SM), the last tile partial.
+  const std::int64_t sms = std::max(1, device_caps().sm_count);
+  const std::int64_t uneven = 64 * (2 * sms * 2 + 1) - 13;
+  cases.push_back({uneven, 128, 128, 32, true, true});
+  cases.push_back({uneven, 36, 100, 20, true, false});
   for (const Case& c : cases) {
     const std::string what = std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
                              std::to_string(c.n1) + "x" + std::to_string(c.n2);
