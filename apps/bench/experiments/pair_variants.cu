@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(256, 1)
   float4* slots = reinterpret_cast<float4*>(Wl + kp * N1);
   float* Vh = reinterpret_cast<float*>(slots + WGS * KC * 2 * 128);
   float* Vl = Vh + N1 * N2;
-  float* bias_s = Vl + N1 * N2;  // [N1] (BIAS_SMEM only; the launch adds 512 bytes)
+  float* bias_s = Vl + N1 * N2;  // [N1] (BIAS_SMEM only; split_tf32_wgmma_mlp_smem has room)
   split_b<N1>(W1, k, n1, kp, Wh, Wl, WGS * 128, ChunkOrder{});
   split_b<N2>(W2, n1, n2, N1, Vh, Vl, WGS * 128, [](int p, int& q, int& pos) {
     q = p / 8;
@@ -317,8 +317,8 @@ int main(int argc, char** argv) {
                         const float*, float*);
   auto launch = [&](Kern kern, float* out) {
     CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            static_cast<int>(smem + 512)));
-    kern<<<blocks, 256, smem + 512>>>(static_cast<int>(m), n1, n2, k, dA, dW1, db1, 1, dW2, out);
+                            static_cast<int>(smem)));
+    kern<<<blocks, 256, smem>>>(static_cast<int>(m), n1, n2, k, dA, dW1, db1, 1, dW2, out);
     CK(cudaGetLastError());
   };
   const Kern lib = sdc::split_tf32_wgmma_mlp_kernel(k);
