@@ -57,14 +57,16 @@ std::vector<KernelCase> all_kernels() {
           kc(MxvKernel::MergePath, 5, 0, 1),
           kc(MxvKernel::NnzSplitSegmented, 64, 0, 1),
           kc(MxvKernel::RowBlock, 512, 0, 1),
-          kc(MxvKernel::RowBlock, 1024, 0, 1)};
+          kc(MxvKernel::RowBlock, 1024, 0, 1),
+          kc(MxvKernel::RowBlock, 256),
+          kc(MxvKernel::RowBlock, 256, 0, 1)};
 }
 
 // One representative per kernel (for the wide semiring x type sweep).
 std::vector<KernelCase> one_per_kernel() {
-  return {kc(MxvKernel::RowPerThread), kc(MxvKernel::SubwarpPerRow, 0, 4),
+  return {kc(MxvKernel::RowPerThread),          kc(MxvKernel::SubwarpPerRow, 0, 4),
           kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 5),
-          kc(MxvKernel::RowBlock, 512)};
+          kc(MxvKernel::RowBlock, 512),         kc(MxvKernel::RowBlock, 256)};
 }
 
 Plan plan_of(const KernelCase& k, OpKind op) {
@@ -170,7 +172,8 @@ TEST(MxvCuda, EveryKernelMatchesCpuWithSeventyThousandColumns) {
 }
 
 // More used columns than row_block's hot set (32768 float / 16384 double entries of u):
-// relabelled row_block reads the hot ids through L1 and the rest with the cold loads.
+// relabelled row_block reads the hot ids through L1 (the warp form: from its shared-memory copy)
+// and the rest with the cold loads.
 TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
   SPINDLE_REQUIRE_CUDA();
   const auto A = make_graph<std::int32_t, float>(Family::Uniform, 60013, 90001, 23);
@@ -178,7 +181,8 @@ TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
   const auto Ad = make_graph<std::int64_t, double>(Family::LongRows, 40009, 50021, 25);
   const auto ud = random_vector<double>(50021, 0.0, 26);
   for (const KernelCase& k : {kc(MxvKernel::RowBlock, 512, 0, 1),
-                              kc(MxvKernel::RowBlock, 1024, 0, 1), kc(MxvKernel::RowBlock, 1024)}) {
+                              kc(MxvKernel::RowBlock, 1024, 0, 1), kc(MxvKernel::RowBlock, 1024),
+                              kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::RowBlock, 256)}) {
     EXPECT_TRUE(
         (cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(60013, 0.f))));
     EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<float>>(A, k, u, Vector<float>(60013, 0.f))));
@@ -187,6 +191,36 @@ TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
     EXPECT_TRUE(
         (cuda_matches_cpu<semiring::plus_pair<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
   }
+}
+
+// row_block's warp form runs a persistent grid (one block per SM, 32 warps): with several times
+// more tasks than warps each warp walks many tasks, and the next task's loads are in flight while
+// it reduces the current one. Power-law rows (long rows cut into many pieces) and a hot set
+// smaller than the used columns, over float / int32 (the prefetching build) and double / int64.
+TEST(MxvCuda, RowBlockWarpFormMatchesCpuWithManyTasksPerWarp) {
+  SPINDLE_REQUIRE_CUDA();
+  const std::int64_t warps = std::int64_t{device_caps().sm_count} * 32;
+  const auto A = make_graph<std::int32_t, float>(Family::Uniform, 200003, 150001, 27);
+  ASSERT_GT(A.nnz() / 256, 2 * warps) << "too few tasks to give each warp several";
+  const auto u = random_vector<float>(150001, 0.0, 28);
+  const auto P = make_graph<std::int32_t, Pattern>(Family::PowerLaw, 40009, 3001, 29);
+  const auto up = random_vector<float>(3001, 0.0, 30);
+  const auto D = make_graph<std::int64_t, double>(Family::Uniform, 200003, 150001, 31);
+  const auto ud = random_vector<double>(150001, 0.0, 32);
+  for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::RowBlock, 256)}) {
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(200003, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, Vector<float>(200003, 0.f))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<float>>(P, k, up, Vector<float>(40009, 0.f))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(D, k, ud, Vector<double>(200003, 0.0))));
+  }
+  // The general path (an accumulator, absent inputs) on the same persistent grid.
+  const auto u_sparse = random_vector<float>(150001, 0.3, 33);
+  EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+      A, kc(MxvKernel::RowBlock, 256), u_sparse, random_vector<float>(200003, 0.2, 34), Mask{},
+      Accum::plus())));
 }
 
 TEST(MxvCuda, EveryKernelMatchesCpuWithInt64Indices) {
@@ -307,7 +341,8 @@ TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
   const auto A = make_graph<std::int32_t, float>(Family::HugeRow, 20011, 19997, 71);
   const auto u = random_vector<float>(19997, 0.0, 72);
   for (const KernelCase& k : {kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 3),
-                              kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024, 0, 1)}) {
+                              kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024, 0, 1),
+                              kc(MxvKernel::RowBlock, 256, 0, 1)}) {
     Vector<float> first;
     for (int run = 0; run < 5; ++run) {
       Vector<float> w(20011, 0.0f);

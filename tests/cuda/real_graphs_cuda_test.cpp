@@ -46,6 +46,27 @@ void check_graph(const Graph<I, V>& A, const std::string& name) {
     EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
         << name << " kernel " << to_string(k) << " semiring " << to_string(S::kind);
   }
+  // row_block's block form (1024 entries per block) and warp form (256 per warp task), over the
+  // graph's own and over relabelled columns (tile 1; plain calls only, as here).
+  for (const std::int64_t entries : {1024, 256}) {
+    for (const int tile : {0, 1}) {
+      Plan p;
+      p.op = OpKind::Mxv;
+      p.device = Device::Cuda;
+      p.mxv = MxvKernel::RowBlock;
+      p.params.items_per_worker = entries;
+      p.params.tile = tile;
+      p.forced = true;
+      Vector<T> got(A.rows(), T(-3));
+      {
+        cuda_test::PoisonOutputs poison;
+        detail::cuda::mxv<S>(p, got, Mask{}, Accum::none(), A, u, false, false);
+      }
+      EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
+          << name << " row_block/" << entries << (tile ? "+relabel" : "") << " semiring "
+          << to_string(S::kind);
+    }
+  }
 }
 
 template <class I, class V>

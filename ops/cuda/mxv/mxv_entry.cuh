@@ -20,6 +20,7 @@
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
 #include "ops/cuda/mxv/partition.hpp"
 #include "ops/cuda/mxv/row_block.cuh"
+#include "ops/cuda/mxv/row_block_warp.cuh"
 #include "ops/cuda/mxv/row_per_thread.cuh"
 #include "ops/cuda/mxv/spmv_dense.hpp"
 #include "ops/cuda/mxv/subwarp_per_row.cuh"
@@ -39,9 +40,10 @@ inline constexpr std::int64_t kDefaultRowBlockEntries = 1024;  // row_block: 256
 inline constexpr std::int64_t kRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
 
 /// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
-/// it (row_block.cuh). 128 KB: in the exploration harness (apps/bench/experiments; H100, R-MAT
-/// scale 22, fp32) hot sets of 32768 / 65536 / 16384 columns ran 0.453 / 0.472 / 0.464 ms
-/// (values) and 0.394 / 0.413 / 0.406 ms (pattern).
+/// it (row_block.cuh); its warp form copies them into shared memory (row_block_warp.cuh). 128 KB:
+/// in the exploration harness (apps/bench/experiments; H100, R-MAT scale 22, fp32) hot sets of
+/// 32768 / 65536 / 16384 columns ran 0.453 / 0.472 / 0.464 ms (values) and 0.394 / 0.413 / 0.406 ms
+/// (pattern).
 inline constexpr std::int64_t kHotBytes = 128 * 1024;
 /// No column is cold (plain reads everywhere): the graph's columns are in their own order.
 inline constexpr std::int64_t kAllHot = INT64_MAX;
@@ -99,6 +101,18 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
     case MxvKernel::RowBlock: {
       const std::int64_t entries =
           p.items_per_worker > 0 ? p.items_per_worker : kDefaultRowBlockEntries;
+      if (entries <= kRowBlockWarpEntries) {
+        // The warp form (row_block_warp.cuh): runs of up to 256 entries, one per warp task.
+        const RowBlockPartition part = row_block_warp_partition(M);
+        void* ws = part.pieces > 0
+                       ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
+                       : nullptr;
+        const DeviceCaps& caps = device_caps();
+        launch_row_block_warp<S, kGeneral>(a, part.blocks, part.desc, part.n_long, part.longs,
+                                           part.pieces, ws, hot == kAllHot ? 0 : hot, caps.sm_count,
+                                           caps.smem_per_block_optin, stream);
+        break;
+      }
       const int bt = entries <= 512 ? 128 : 256;
       // Small (launch-bound) graphs: long rows up to 8 NB in one block, usually one launch.
       const std::int64_t long_factor = M.nnz() < kRowBlockOneLaunchBelowNnz
@@ -176,7 +190,7 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
     }
     a.A.col_idx = static_cast<const I*>(rl.col_idx);
     a.u = relabelled;
-    hot = kHotBytes / static_cast<std::int64_t>(sizeof(T));
+    hot = std::min(kHotBytes / static_cast<std::int64_t>(sizeof(T)), rl.used);
   }
   if (kernel == MxvKernel::Cusparse) {
     if constexpr (S::kind == SemiringKind::PlusTimes) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "ops/cuda/common/column_degrees.cuh"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
+#include "ops/cuda/mxv/row_block_warp.cuh"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -84,32 +86,26 @@ MergePathPartition merge_path_partition(const Graph<I, V>& A, int k_items) {
   return p;
 }
 
-template <class I, class V>
-RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
-                                      std::int64_t long_factor, std::int64_t long_len) {
-  const auto& slot = A.template extension<PartitionSlot>(
-      "cuda.mxv.row_block." + std::to_string(block_threads) + "." + std::to_string(long_factor) +
-          (long_len > 0 ? "." + std::to_string(long_len) : std::string()),
-      [&] {
-        const RowBlocks rb =
-            build_row_blocks(A.row_ptr().data(), A.rows(), block_threads, long_factor, long_len);
-        const std::vector<RowBlockDesc>& desc = rb.desc;
-        const std::vector<RowBlockLong>& longs = rb.longs;
-        const std::int64_t pieces = rb.pieces;
-        if (pieces > INT32_MAX) {
-          throw Unsupported("row_block: " + std::to_string(pieces) +
-                            " row pieces do not fit the partition's 32-bit slots");
-        }
-        auto s = std::make_unique<PartitionSlot>();
-        s->count = static_cast<std::int64_t>(desc.size());
-        s->pieces = pieces;
-        s->n_long = static_cast<std::int64_t>(longs.size());
-        Context& ctx = context();
-        s->a = upload_async(desc, "row_block partition", ctx.stream);
-        s->b = upload_async(longs, "row_block partition", ctx.stream);
-        ctx.synchronize();  // the host vectors die here
-        return s;
-      });
+namespace {
+
+/// Uploads a row_block partition (block or warp form) into a cache slot.
+std::unique_ptr<PartitionSlot> upload_row_blocks(const RowBlocks& rb, const char* what) {
+  if (rb.pieces > INT32_MAX) {
+    throw Unsupported(std::string(what) + ": " + std::to_string(rb.pieces) +
+                      " row pieces do not fit the partition's 32-bit slots");
+  }
+  auto s = std::make_unique<PartitionSlot>();
+  s->count = static_cast<std::int64_t>(rb.desc.size());
+  s->pieces = rb.pieces;
+  s->n_long = static_cast<std::int64_t>(rb.longs.size());
+  Context& ctx = context();
+  s->a = upload_async(rb.desc, what, ctx.stream);
+  s->b = upload_async(rb.longs, what, ctx.stream);
+  ctx.synchronize();  // the host vectors die here
+  return s;
+}
+
+RowBlockPartition row_blocks_of(const PartitionSlot& slot, int block_threads) {
   RowBlockPartition p;
   p.block_threads = block_threads;
   p.blocks = slot.count;
@@ -118,6 +114,31 @@ RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
   p.longs = slot.b.template as<const RowBlockLong>();
   p.pieces = slot.pieces;
   return p;
+}
+
+}  // namespace
+
+template <class I, class V>
+RowBlockPartition row_block_partition(const Graph<I, V>& A, int block_threads,
+                                      std::int64_t long_factor, std::int64_t long_len) {
+  const auto& slot = A.template extension<PartitionSlot>(
+      "cuda.mxv.row_block." + std::to_string(block_threads) + "." + std::to_string(long_factor) +
+          (long_len > 0 ? "." + std::to_string(long_len) : std::string()),
+      [&] {
+        return upload_row_blocks(
+            build_row_blocks(A.row_ptr().data(), A.rows(), block_threads, long_factor, long_len),
+            "row_block partition");
+      });
+  return row_blocks_of(slot, block_threads);
+}
+
+template <class I, class V>
+RowBlockPartition row_block_warp_partition(const Graph<I, V>& A) {
+  const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.row_block_warp", [&] {
+    return upload_row_blocks(build_row_block_warps(A.row_ptr().data(), A.rows()),
+                             "row_block (warp form) partition");
+  });
+  return row_blocks_of(slot, kRowBlockWarpWarps * 32);
 }
 
 namespace {
@@ -197,7 +218,8 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
   template MergePathPartition merge_path_partition<I, V>(const Graph<I, V>&, int);            \
   template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);                            \
   template RowBlockPartition row_block_partition<I, V>(const Graph<I, V>&, int, std::int64_t, \
-                                                       std::int64_t);
+                                                       std::int64_t);                         \
+  template RowBlockPartition row_block_warp_partition<I, V>(const Graph<I, V>&);
 
 SPINDLE_PARTITION_(std::int32_t, float)
 SPINDLE_PARTITION_(std::int32_t, double)
