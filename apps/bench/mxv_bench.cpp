@@ -185,12 +185,12 @@ std::vector<Config> sweep(bool quick) {
   for (int k : quick ? std::vector<int>{8} : std::vector<int>{4, 6, 8, 10, 12, 16}) {
     add(MxvKernel::MergePath, 0, k);
   }
-  for (std::int64_t e : {512, 1024}) add(MxvKernel::RowBlock, 0, e);
+  for (std::int64_t e : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, e);
   // The same kernels over columns relabelled by in-degree (tile = 1, mxv_entry.cuh).
   for (int l : {8, 32}) add(MxvKernel::SubwarpPerRow, l, 0, 1);
   for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
-  for (std::int64_t e : {512, 1024}) add(MxvKernel::RowBlock, 0, e, 1);
+  for (std::int64_t e : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, e, 1);
   return c;
 }
 

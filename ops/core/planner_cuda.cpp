@@ -64,6 +64,18 @@ constexpr std::int64_t kRowBlockSmallBelowNnz = 10000000;
 constexpr std::int64_t kRowBlockEvenMinNnz = 16000000;
 constexpr std::int64_t kRowBlockSmall = 512;
 constexpr std::int64_t kRowBlockLarge = 1024;
+// Skewed rows from kRowBlockWarpMinNnz entries on, with the columns relabelled: row_block's warp
+// form (256 entries per warp task, a persistent grid, the hottest 128 KB of u in shared memory;
+// ops/cuda/mxv/row_block_warp.cuh). `spindle bench mxv` on an H200 (fp32, ms, relabelled; the
+// gather of u included):
+//   R-MAT scale | warp form (256) | row_block/512 | row_block/1024 | best cuSPARSE
+//   20          | 0.1015          | 0.1006        | 0.0996         | 0.1177
+//   21          | 0.1905          | 0.2013        | 0.2282         | 0.2430
+//   22          | 0.4035          | 0.4429        | 0.4201         | 0.4720
+//   23          | 0.8904          | 0.9305        | 0.8939         | 1.0092
+// so from 2e7 entries on (scale 21 up); below, the block forms are as fast or 1-2% faster.
+constexpr std::int64_t kRowBlockWarp = 256;
+constexpr std::int64_t kRowBlockWarpMinNnz = 20000000;
 // merge_path when rows outnumber entries: nnz_split walks a chunk's rows 32 per window step, so
 // chunks covering long runs of empty rows slow down, while merge path gives every thread the same
 // rows + entries. Not reached by the benchmark's graphs: on R-MAT scale 22 with edge factor 2
@@ -184,8 +196,18 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   if (plain && p.mxv == MxvKernel::RowBlock && imbalance > kRelabelImbalance &&
       stats.cols >= kRelabelMinCols) {
     p.params.tile = kRelabelColumns;
-    p.reason +=
-        "; columns relabelled by in-degree (hot entries of u packed into L1-resident lines)";
+    if (stats.nnz >= kRowBlockWarpMinNnz) {
+      p.params.items_per_worker = kRowBlockWarp;
+      p.params.block_threads = 1024;
+      p.reason = "skewed rows, " + std::to_string(stats.nnz) +
+                 " entries: row_block's warp form (runs of whole rows with up to " +
+                 std::to_string(kRowBlockWarp) +
+                 " entries, one per warp task on a persistent grid, long rows split); " + shape +
+                 "; columns relabelled by in-degree (the hottest 128 KB of u in shared memory)";
+    } else {
+      p.reason +=
+          "; columns relabelled by in-degree (hot entries of u packed into L1-resident lines)";
+    }
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;
   if (desc.mxv_kernel == MxvKernel::Auto) return p;

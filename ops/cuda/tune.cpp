@@ -75,11 +75,11 @@ std::vector<Plan> candidates() {
     add(MxvKernel::NnzSplitSegmented, 0, chunk);
   }
   for (int k : {4, 6, 8, 10, 12, 16}) add(MxvKernel::MergePath, 0, k);
-  for (std::int64_t entries : {512, 1024}) add(MxvKernel::RowBlock, 0, entries);
+  for (std::int64_t entries : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, entries);
   for (int lanes : {8, 32}) add(MxvKernel::SubwarpPerRow, lanes, 0, 1);
   for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
-  for (std::int64_t entries : {512, 1024}) add(MxvKernel::RowBlock, 0, entries, 1);
+  for (std::int64_t entries : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, entries, 1);
   return c;
 }
 

@@ -33,11 +33,27 @@ Plan plan(const GraphStats& s, detail::MxvInfo info = {}, Descriptor d = {}) {
 }
 
 TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
+  // Plain calls on large skewed graphs: the warp form over relabelled columns.
   const Plan p = plan(kRmat22);
   EXPECT_EQ(p.device, Device::Cuda);
   EXPECT_EQ(p.mxv, MxvKernel::RowBlock) << p.describe();
-  EXPECT_EQ(p.params.items_per_worker, 1024) << p.describe();
-  EXPECT_EQ(p.params.block_threads, 256);
+  EXPECT_EQ(p.params.items_per_worker, 256) << p.describe();
+  EXPECT_EQ(p.params.block_threads, 1024);
+  EXPECT_EQ(p.params.tile, 1) << p.describe();
+  EXPECT_NE(p.reason.find("warp form"), std::string::npos) << p.reason;
+  // R-MAT scale 20 (16M entries): the block form, relabelled.
+  const Plan r20 = plan(stats(1048576, 16085559, 140.0, 40000, 450000));
+  EXPECT_EQ(r20.mxv, MxvKernel::RowBlock) << r20.describe();
+  EXPECT_EQ(r20.params.items_per_worker, 1024) << r20.describe();
+  EXPECT_EQ(r20.params.tile, 1) << r20.describe();
+  // Masked (no relabelling): the block form with 1024 entries per block.
+  detail::MxvInfo masked;
+  masked.masked = true;
+  masked.mask_complemented = true;  // a complemented mask keeps the balanced kernels
+  const Plan m = plan(kRmat22, masked);
+  EXPECT_EQ(m.mxv, MxvKernel::RowBlock) << m.describe();
+  EXPECT_EQ(m.params.items_per_worker, 1024) << m.describe();
+  EXPECT_EQ(m.params.block_threads, 256);
   EXPECT_FALSE(p.reason.empty());
   // R-MAT scale 18 (3.9M entries): the smaller blocks.
   const Plan small = plan(stats(262144, 3939696, 120.0, 9000, 110000));
