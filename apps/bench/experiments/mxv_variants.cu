@@ -265,6 +265,245 @@ __global__ void __launch_bounds__(BT)
   }
 }
 
+// ---------------------------------------------------------------- warphot (2026-11-24)
+// A persistent grid, one block per SM. u's first `hs` relabelled entries are copied to shared
+// memory once per block; after that every warp takes tasks on its own (no block-wide barrier):
+// a task is a run of whole rows with at most WB entries (products staged in the warp's own WB
+// floats of shared memory, then rows reduced by L lanes each) or a piece of at most WB entries
+// of one long row (summed in registers). Gathers: j < hs from shared memory, j < hl through L1,
+// the rest around L1 and kept last in L2.
+struct WT {
+  std::vector<int4> desc;  // r0, r1, k0, k1
+  std::vector<int> meta;   // lanes_log2 | (slot + 2) << 8; slot -2 = one whole row, >= 0 a piece
+  std::vector<int> long_row, long_first, long_count;
+  int slots = 0;
+};
+WT make_warptasks(const std::vector<int>& rp, int WB) {
+  WT w;
+  const int n = (int)rp.size() - 1;
+  int r = 0;
+  while (r < n) {
+    const int len = rp[r + 1] - rp[r];
+    if (len > WB / 4) {
+      if (len <= WB) {
+        w.desc.push_back(make_int4(r, r + 1, rp[r], rp[r + 1]));
+        w.meta.push_back(0);
+      } else {
+        const int pieces = (len + WB - 1) / WB;
+        w.long_row.push_back(r);
+        w.long_first.push_back(w.slots);
+        w.long_count.push_back(pieces);
+        for (int p = 0; p < pieces; ++p) {
+          const int k0 = rp[r] + p * WB, k1 = std::min(rp[r + 1], k0 + WB);
+          w.desc.push_back(make_int4(r, r + 1, k0, k1));
+          w.meta.push_back((w.slots + 2) << 8);
+          ++w.slots;
+        }
+      }
+      ++r;
+      continue;
+    }
+    const int a = r;
+    int maxlen = 0;
+    while (r < n && r - a < 4 * 32) {
+      const int l = rp[r + 1] - rp[r];
+      if (l > WB / 4 || rp[r + 1] - rp[a] > WB) break;
+      maxlen = std::max(maxlen, l);
+      ++r;
+    }
+    const int rows = r - a;
+    int best = 0;
+    long best_cost = 1L << 40;
+    for (int lg = 0; lg <= 5; ++lg) {
+      const int L = 1 << lg, per = 32 / L;
+      const long cost = (long)((rows + per - 1) / per) * ((maxlen + L - 1) / L + lg);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = lg;
+      }
+    }
+    w.desc.push_back(make_int4(a, r, rp[a], rp[r]));
+    w.meta.push_back(best | (1 << 8));
+  }
+  return w;
+}
+
+template <int WARPS, int WB, bool kPat>
+__global__ void __launch_bounds__(WARPS * 32, 1024 / (WARPS * 32))
+    warphot_kernel(const int* __restrict__ rp, const int* __restrict__ ci,
+                   const float* __restrict__ val, const float* __restrict__ x, float* y,
+                   const int4* __restrict__ desc, const int* __restrict__ meta, int ntask,
+                   float* partial, int hs, int hl) {
+  extern __shared__ float sm[];
+  constexpr int P = WB / 32;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float* stage = sm + warp * WB;
+  float* sx = sm + WARPS * WB;
+  if (hs > 0) {
+    const int h4 = hs >> 2;
+    for (int j = threadIdx.x; j < h4; j += WARPS * 32)
+      reinterpret_cast<float4*>(sx)[j] = __ldg(reinterpret_cast<const float4*>(x) + j);
+    __syncthreads();
+  }
+  auto gather = [&](int c) -> float {
+    const float a = sx[c < hs ? c : 0];
+    float b = 0.f;
+    if (c >= hs) b = c < hl ? __ldg(x + c) : gatherp<2>(x, c, 0);
+    return c < hs ? a : b;
+  };
+  for (int task = blockIdx.x * WARPS + warp; task < ntask; task += gridDim.x * WARPS) {
+    const int4 d = __ldg(desc + task);
+    const int m = __ldg(meta + task);
+    const int n = d.w - d.z;
+    int c[P];
+    float v[P];
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      const int t = j * 32 + lane;
+      c[j] = t < n ? ld_stream<1>(ci + d.z + t) : 0;
+      v[j] = (kPat || t >= n) ? 1.f : ld_stream<1>(val + d.z + t);
+    }
+#pragma unroll
+    for (int j = 0; j < P; ++j) v[j] = j * 32 + lane < n ? v[j] * gather(c[j]) : 0.f;
+    const int slot = (m >> 8) - 2;
+    if (slot != -1) {
+      float s = 0.f;
+#pragma unroll
+      for (int j = 0; j < P; ++j) s += v[j];
+      for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+      if (lane == 0) {
+        if (slot >= 0)
+          partial[slot] = s;
+        else
+          y[d.x] = s;
+      }
+      continue;
+    }
+#pragma unroll
+    for (int j = 0; j < P; ++j) stage[j * 32 + lane] = v[j];
+    __syncwarp();
+    const int lg = m & 7;
+    const int L = 1 << lg;
+    const int per = 32 >> lg;
+    const int g = lane >> lg, l = lane & (L - 1);
+    const int rows = d.y - d.x;
+    for (int base = 0; base < rows; base += per) {
+      const int r = d.x + base + g;
+      float s = 0.f;
+      if (r < d.y) {
+        const int a = __ldg(rp + r) - d.z, e = __ldg(rp + r + 1) - d.z;
+        for (int t = a + l; t < e; t += L) s += stage[t];
+      }
+      for (int o = L >> 1; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, L);
+      if (l == 0 && r < d.y) y[r] = s;
+    }
+    __syncwarp();
+  }
+}
+
+// warphot2: warphot with the minimum blocks per SM as a parameter (register cap) and, with PF,
+// the next task's descriptor and column indices loaded before the current task's gathers are
+// consumed (one task of software pipelining).
+template <int WARPS, int WB, bool kPat, int MINB, bool PF>
+__global__ void __launch_bounds__(WARPS * 32, MINB)
+    warphot2_kernel(const int* __restrict__ rp, const int* __restrict__ ci,
+                    const float* __restrict__ val, const float* __restrict__ x, float* y,
+                    const int4* __restrict__ desc, const int* __restrict__ meta, int ntask,
+                    float* partial, int hs, int hl) {
+  extern __shared__ float sm[];
+  constexpr int P = WB / 32;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float* stage = sm + warp * WB;
+  float* sx = sm + WARPS * WB;
+  if (hs > 0) {
+    const int h4 = hs >> 2;
+    for (int j = threadIdx.x; j < h4; j += WARPS * 32)
+      reinterpret_cast<float4*>(sx)[j] = __ldg(reinterpret_cast<const float4*>(x) + j);
+    __syncthreads();
+  }
+  auto gather = [&](int c) -> float {
+    const float a = sx[c < hs ? c : 0];
+    float b = 0.f;
+    if (c >= hs) b = c < hl ? __ldg(x + c) : gatherp<2>(x, c, 0);
+    return c < hs ? a : b;
+  };
+  const int stride = gridDim.x * WARPS;
+  int task = blockIdx.x * WARPS + warp;
+  int4 d = make_int4(0, 0, 0, 0);
+  int m = 0;
+  int c[P];
+  float v[P];
+  auto load = [&](int tk, int4& dd, int& mm, int* cc, float* vv) {
+    dd = __ldg(desc + tk);
+    mm = __ldg(meta + tk);
+    const int n = dd.w - dd.z;
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      const int t = j * 32 + lane;
+      cc[j] = t < n ? ld_stream<1>(ci + dd.z + t) : -1;
+      vv[j] = (kPat || t >= n) ? 1.f : ld_stream<1>(val + dd.z + t);
+    }
+  };
+  if (task < ntask) load(task, d, m, c, v);
+  while (task < ntask) {
+#pragma unroll
+    for (int j = 0; j < P; ++j) v[j] = c[j] >= 0 ? v[j] * gather(c[j]) : 0.f;
+    const int next = task + stride;
+    int4 dn = make_int4(0, 0, 0, 0);
+    int mn = 0;
+    int cn[P];
+    float vn[P];
+    if constexpr (PF) {
+      if (next < ntask) load(next, dn, mn, cn, vn);
+    }
+    const int slot = (m >> 8) - 2;
+    if (slot != -1) {
+      float s = 0.f;
+#pragma unroll
+      for (int j = 0; j < P; ++j) s += v[j];
+      for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+      if (lane == 0) {
+        if (slot >= 0)
+          partial[slot] = s;
+        else
+          y[d.x] = s;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < P; ++j) stage[j * 32 + lane] = v[j];
+      __syncwarp();
+      const int lg = m & 7;
+      const int L = 1 << lg;
+      const int per = 32 >> lg;
+      const int g = lane >> lg, l = lane & (L - 1);
+      const int rows = d.y - d.x;
+      for (int base = 0; base < rows; base += per) {
+        const int r = d.x + base + g;
+        float s = 0.f;
+        if (r < d.y) {
+          const int a = __ldg(rp + r) - d.z, e = __ldg(rp + r + 1) - d.z;
+          for (int t = a + l; t < e; t += L) s += stage[t];
+        }
+        for (int o = L >> 1; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, L);
+        if (l == 0 && r < d.y) y[r] = s;
+      }
+      __syncwarp();
+    }
+    task = next;
+    if constexpr (PF) {
+      d = dn;
+      m = mn;
+#pragma unroll
+      for (int j = 0; j < P; ++j) {
+        c[j] = cn[j];
+        v[j] = vn[j];
+      }
+    } else {
+      if (task < ntask) load(task, d, m, c, v);
+    }
+  }
+}
+
 __global__ void long_fixup(const int* row, const int* first, const int* count, int nl,
                            const float* partial, float* y, bool add = false) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -672,6 +911,118 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
           }
         }
       }
+  }
+
+  if (want("warphot")) {
+    for (int WB : {256, 512}) {
+      WT wt = make_warptasks(rp, WB);
+      int4* ddesc = upload(wt.desc);
+      int* dmeta = upload(wt.meta);
+      int* dlr = upload(wt.long_row);
+      int* dlf = upload(wt.long_first);
+      int* dlc = upload(wt.long_count);
+      float* part = dalloc<float>(wt.slots);
+      const int ntask = (int)wt.desc.size();
+      const int nl = (int)wt.long_row.size();
+      printf("%s warphot WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, ntask, nl,
+             wt.slots);
+      auto go = [&](auto kern, int warps, int hs, int hl, int bps, bool pat) {
+        hs = std::min(hs, d.m_used) & ~3;
+        const size_t smem = (size_t)(warps * WB + std::max(hs, 4)) * sizeof(float);
+        if (smem > 227 * 1024) return;
+        CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
+        const double t = time_ms(
+            [&] {
+              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, ddesc,
+                                                    dmeta, ntask, part, hs, hl);
+              if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+            },
+            g_reps);
+        char nm[96];
+        snprintf(nm, sizeof nm, "warphot_wb%d_w%d_s%dk_l%dk_b%d", WB, warps, hs / 1024, hl / 1024,
+                 bps);
+        report(nm, pat, true, t, check(d, d.y, pat ? refp : ref));
+      };
+      for (int pat = 1; pat >= 0; --pat) {
+        auto k32 =
+            pat ? (WB == 256 ? warphot_kernel<32, 256, true> : warphot_kernel<32, 512, true>)
+                : (WB == 256 ? warphot_kernel<32, 256, false> : warphot_kernel<32, 512, false>);
+        auto k16 =
+            pat ? (WB == 256 ? warphot_kernel<16, 256, true> : warphot_kernel<16, 512, true>)
+                : (WB == 256 ? warphot_kernel<16, 256, false> : warphot_kernel<16, 512, false>);
+        // no shared copy: hot through L1 (the structure alone), 1 and 2 blocks per SM
+        go(k32, 32, 0, 32768, 1, pat);
+        go(k32, 32, 0, 32768, 2, pat);
+        go(k16, 16, 0, 32768, 4, pat);
+        for (int hs : {16384, 32768, 40960, 49152}) {
+          go(k32, 32, hs, hs, 1, pat);
+          go(k32, 32, hs, hs + 32768, 1, pat);
+          go(k16, 16, hs, hs, 1, pat);
+        }
+        go(k16, 16, 8192, 8192 + 32768, 4, pat);
+        go(k16, 16, 20480, 20480, 2, pat);
+      }
+      for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
+        cudaFree(q);
+    }
+  }
+
+  if (want("warp2")) {
+    for (int WB : {128, 256}) {
+      WT wt = make_warptasks(rp, WB);
+      int4* ddesc = upload(wt.desc);
+      int* dmeta = upload(wt.meta);
+      int* dlr = upload(wt.long_row);
+      int* dlf = upload(wt.long_first);
+      int* dlc = upload(wt.long_count);
+      float* part = dalloc<float>(wt.slots);
+      const int ntask = (int)wt.desc.size();
+      const int nl = (int)wt.long_row.size();
+      printf("%s warp2 WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, ntask, nl, wt.slots);
+      auto go = [&](auto kern, const char* tag, int warps, int hs, int bps, bool pat) {
+        hs = std::min(hs, d.m_used) & ~3;
+        const size_t smem = (size_t)(warps * WB + std::max(hs, 4)) * sizeof(float);
+        if (smem * bps > 227 * 1024) return;
+        CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
+        const double t = time_ms(
+            [&] {
+              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, ddesc,
+                                                    dmeta, ntask, part, hs, hs);
+              if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+            },
+            g_reps);
+        char nm[96];
+        snprintf(nm, sizeof nm, "warp2_%s_wb%d_w%d_s%dk_b%d", tag, WB, warps, hs / 1024, bps);
+        report(nm, pat, true, t, check(d, d.y, pat ? refp : ref));
+      };
+#define W2(WARPS, WBV, MINB, PF, tag, hs, bps)             \
+  if (WB == WBV) {                                         \
+    go(pat ? warphot2_kernel<WARPS, WBV, true, MINB, PF>   \
+           : warphot2_kernel<WARPS, WBV, false, MINB, PF>, \
+       tag, WARPS, hs, bps, pat);                          \
+  }
+      for (int pat = 1; pat >= 0; --pat) {
+        for (int hs : {0, 16384, 32768, 40960}) {
+          W2(32, 256, 1, false, "np", hs, 1);
+          W2(32, 256, 1, true, "pf", hs, 1);
+          W2(32, 128, 1, false, "np", hs, 1);
+          W2(32, 128, 1, true, "pf", hs, 1);
+        }
+        for (int hs : {0, 8192, 16384, 20480}) {
+          W2(24, 128, 2, false, "np", hs, 2);
+          W2(24, 128, 2, true, "pf", hs, 2);
+          W2(32, 128, 2, false, "np", hs, 2);
+          W2(32, 128, 2, true, "pf", hs, 2);
+          W2(16, 256, 4, false, "np", hs / 2, 4);
+          W2(16, 128, 4, true, "pf", hs / 2, 4);
+        }
+      }
+#undef W2
+      for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
+        cudaFree(q);
+    }
   }
   // two passes: the hot columns (< H after relabelling) from a copy of u in shared memory (a
   // persistent grid, one block per SM), then the cold ones through L2 adding to y.
