@@ -196,7 +196,10 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   if (plain && p.mxv == MxvKernel::RowBlock && imbalance > kRelabelImbalance &&
       stats.cols >= kRelabelMinCols) {
     p.params.tile = kRelabelColumns;
-    if (stats.nnz >= kRowBlockWarpMinNnz) {
+    // Measured with float values and int32 indices only (with 8-byte ones the kernel gives up
+    // its next-task prefetch to fit 64 registers, and the hot set halves for double).
+    if (stats.nnz >= kRowBlockWarpMinNnz && info.value == ValueKind::Float &&
+        info.index == IndexKind::Int32) {
       p.params.items_per_worker = kRowBlockWarp;
       p.params.block_threads = 1024;
       p.reason = "skewed rows, " + std::to_string(stats.nnz) +

@@ -356,6 +356,23 @@ TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
       ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
     }
   }
+  // The warp form's persistent loop (several tasks per warp, columns past the hot set).
+  const auto B = make_graph<std::int32_t, float>(Family::Uniform, 200003, 150001, 73);
+  const auto ub = random_vector<float>(150001, 0.0, 74);
+  for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::RowBlock, 256)}) {
+    Vector<float> first;
+    for (int run = 0; run < 3; ++run) {
+      Vector<float> w(200003, 0.0f);
+      detail::cuda::mxv<semiring::plus_times<float>>(plan_of(k, OpKind::Mxv), w, Mask{},
+                                                     Accum::none(), B, ub, false, false);
+      w.sync_to_host();
+      if (run == 0) {
+        first = w;
+        continue;
+      }
+      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
+    }
+  }
 }
 
 TEST(MxvCuda, PublicEntryWithForcedKernelsAndDegenerateShapesMatchesCpu) {

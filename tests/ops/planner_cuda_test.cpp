@@ -41,6 +41,13 @@ TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
   EXPECT_EQ(p.params.block_threads, 1024);
   EXPECT_EQ(p.params.tile, 1) << p.describe();
   EXPECT_NE(p.reason.find("warp form"), std::string::npos) << p.reason;
+  // Double values or int64 indices (not measured with the warp form): the block form.
+  detail::MxvInfo wide;
+  wide.value = ValueKind::Double;
+  EXPECT_EQ(plan(kRmat22, wide).params.items_per_worker, 1024) << plan(kRmat22, wide).describe();
+  wide.value = ValueKind::Float;
+  wide.index = IndexKind::Int64;
+  EXPECT_EQ(plan(kRmat22, wide).params.items_per_worker, 1024) << plan(kRmat22, wide).describe();
   // R-MAT scale 20 (16M entries): the block form, relabelled.
   const Plan r20 = plan(stats(1048576, 16085559, 140.0, 40000, 450000));
   EXPECT_EQ(r20.mxv, MxvKernel::RowBlock) << r20.describe();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/cuda/mxv/partition.hpp"
+#include "ops/cuda/mxv/row_block_warp_tasks.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -157,6 +158,52 @@ TEST(RowBlockPartition, LongRunsOfEmptyRowsAreCappedPerBlock) {
   check_partition(offsets<std::int32_t>(lens), 128);
   const RowBlocks rb = build_row_blocks(offsets<std::int32_t>(lens).data(), 20000, 128);
   EXPECT_GE(rb.desc.size(), 20000u / 512u);
+}
+
+// row_block's warp form (row_block_warp.cuh): row_block's partition for 64-thread blocks (every
+// task within the 256 entries a warp's 8 loads per lane cover), with the lanes per row that
+// minimize passes x (steps per row + shuffle rounds) for one warp.
+TEST(RowBlockPartition, WarpFormTasksFitOneWarpAndTakeTheCheapestLaneCount) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<std::int64_t> lens(static_cast<std::size_t>(1 + rng() % 5000));
+    for (auto& l : lens) {
+      const auto x = rng() % 1000;
+      l = x < 300   ? 0
+          : x < 950 ? static_cast<std::int64_t>(rng() % 20)
+          : x < 995 ? static_cast<std::int64_t>(rng() % 300)
+                    : static_cast<std::int64_t>(rng() % 9000);
+    }
+    const auto rp = offsets<std::int32_t>(lens);
+    const std::int64_t n = static_cast<std::int64_t>(lens.size());
+    const RowBlocks rb = build_row_block_warps(rp.data(), n);
+    const RowBlocks base = build_row_blocks(rp.data(), n, kRowBlockWarpEntries / 4, 1);
+    ASSERT_EQ(rb.desc.size(), base.desc.size());
+    ASSERT_EQ(rb.pieces, base.pieces);
+    check_partition(rp, kRowBlockWarpEntries / 4);
+    for (std::size_t i = 0; i < rb.desc.size(); ++i) {
+      const RowBlockDesc& d = rb.desc[i];
+      ASSERT_LE(d.nk, kRowBlockWarpEntries);
+      ASSERT_EQ(d.r0, base.desc[i].r0);
+      ASSERT_EQ(d.kind, base.desc[i].kind);
+      if (d.kind != kRowBlockRows) {
+        ASSERT_EQ(d.slot, base.desc[i].slot);  // pieces keep their partial slots
+        continue;
+      }
+      std::int64_t max_len = 0;
+      for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) max_len = std::max(max_len, lens[r]);
+      auto cost = [&](int lg) {
+        const std::int64_t lanes = std::int64_t{1} << lg, per = 32 / lanes;
+        return (d.rows + per - 1) / per * ((max_len + lanes - 1) / lanes + lg);
+      };
+      ASSERT_GE(d.slot, 0);
+      ASSERT_LE(d.slot, 5);
+      for (int lg = 0; lg <= 5; ++lg) ASSERT_LE(cost(d.slot), cost(lg)) << "rows " << d.r0;
+    }
+  }
+  // 32 rows of 4: one lane each (one pass of 4 steps); 2 rows of 64: 16 lanes each.
+  EXPECT_EQ(row_block_warp_lanes_log2(32, 4), 0);
+  EXPECT_EQ(row_block_warp_lanes_log2(2, 64), 4);
 }
 
 TEST(RowBlockPartition, EmptyGraphHasNoBlocks) {

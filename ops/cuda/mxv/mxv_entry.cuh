@@ -101,13 +101,20 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
     case MxvKernel::RowBlock: {
       const std::int64_t entries =
           p.items_per_worker > 0 ? p.items_per_worker : kDefaultRowBlockEntries;
-      if (entries <= kRowBlockWarpEntries) {
+      const DeviceCaps& caps = device_caps();
+      const std::int64_t warp_staging = row_block_warp_smem<T, kGeneral>(0);
+      if (entries <= kRowBlockWarpEntries && warp_staging > caps.smem_per_block_optin) {
+        log_mxv_fallback(plan, MxvKernel::RowBlock,
+                         "row_block/256 (the warp form) stages " + std::to_string(warp_staging) +
+                             " bytes of shared memory per block, this device allows " +
+                             std::to_string(caps.smem_per_block_optin) +
+                             ": row_block/512 (the block form) runs instead");
+      } else if (entries <= kRowBlockWarpEntries) {
         // The warp form (row_block_warp.cuh): runs of up to 256 entries, one per warp task.
         const RowBlockPartition part = row_block_warp_partition(M);
         void* ws = part.pieces > 0
                        ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
                        : nullptr;
-        const DeviceCaps& caps = device_caps();
         launch_row_block_warp<S, kGeneral>(a, part.blocks, part.desc, part.n_long, part.longs,
                                            part.pieces, ws, hot == kAllHot ? 0 : hot, caps.sm_count,
                                            caps.smem_per_block_optin, stream);

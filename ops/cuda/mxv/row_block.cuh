@@ -73,6 +73,42 @@ __device__ __forceinline__ void row_block_reduce_whole(T s, bool h, T* red, std:
   }
 }
 
+/// The rows of a run (d.r0 .. d.r0 + d.rows) whose products sit in prod[0 .. d.nk) (presence
+/// bytes in pres on the general path): `1 << d.slot` lanes per row among `threads` threads
+/// (this one is `tid`), lane-strided sums and a shuffle tree, in a fixed order. The block form
+/// calls it with the block's threads, the warp form (row_block_warp.cuh) with one warp's lanes.
+template <class S, bool kGeneral, class T, class I, class VV>
+__device__ __forceinline__ void row_block_reduce_rows(const MxvArgs<T, I, VV>& a,
+                                                      const RowBlockDesc& d, const T* prod,
+                                                      const std::uint8_t* pres, int threads,
+                                                      int tid) {
+  const int lg = d.slot;
+  const int lanes = 1 << lg;
+  const int groups = threads >> lg;
+  const int g = tid >> lg;
+  const int lane = tid & (lanes - 1);
+  for (int base = 0; base < d.rows; base += groups) {  // uniform across the threads
+    const int rr = base + g;
+    const std::int64_t r = d.r0 + rr;
+    T s = a.identity;
+    bool h = false;
+    int b = 0, e = 0;
+    if (rr < d.rows) {
+      b = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r)) - d.k0);
+      e = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r + 1)) - d.k0);
+      for (int t = b + lane; t < e; t += lanes) {
+        s = S::add(s, prod[t]);
+        if constexpr (kGeneral) h = h || pres[t] != 0;
+      }
+    }
+    for (int off = lanes >> 1; off > 0; off >>= 1) {
+      s = S::add(s, __shfl_down_sync(0xffffffffu, s, off, lanes));
+      if constexpr (kGeneral) h = (__shfl_down_sync(0xffffffffu, h ? 1 : 0, off, lanes) != 0) || h;
+    }
+    if (lane == 0 && rr < d.rows) write_result<kGeneral>(a.out, r, s, kGeneral ? h : e > b);
+  }
+}
+
 template <class S, bool kGeneral, int BT, class T, class I, class VV>
 __global__ void __launch_bounds__(BT)
     mxv_row_block_kernel(const MxvArgs<T, I, VV> a, const RowBlockDesc* __restrict__ desc,
@@ -135,32 +171,8 @@ __global__ void __launch_bounds__(BT)
     }
   }
   __syncthreads();
-  // 2. Rows of up to NB / 4 entries: `lanes` lanes per row, lane-strided sums, shuffle tree.
-  const int lg = d.slot;
-  const int lanes = 1 << lg;
-  const int groups = BT >> lg;
-  const int g = static_cast<int>(threadIdx.x) >> lg;
-  const int lane = static_cast<int>(threadIdx.x) & (lanes - 1);
-  for (int base = 0; base < d.rows; base += groups) {  // uniform across the block
-    const int rr = base + g;
-    const std::int64_t r = d.r0 + rr;
-    T s = a.identity;
-    bool h = false;
-    int b = 0, e = 0;
-    if (rr < d.rows) {
-      b = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r)) - d.k0);
-      e = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r + 1)) - d.k0);
-      for (int t = b + lane; t < e; t += lanes) {
-        s = S::add(s, prod[t]);
-        if constexpr (kGeneral) h = h || pres[t] != 0;
-      }
-    }
-    for (int off = lanes >> 1; off > 0; off >>= 1) {
-      s = S::add(s, __shfl_down_sync(0xffffffffu, s, off, lanes));
-      if constexpr (kGeneral) h = (__shfl_down_sync(0xffffffffu, h ? 1 : 0, off, lanes) != 0) || h;
-    }
-    if (lane == 0 && rr < d.rows) write_result<kGeneral>(a.out, r, s, kGeneral ? h : e > b);
-  }
+  // 2. Rows of up to NB / 4 entries, reduced out of shared memory.
+  row_block_reduce_rows<S, kGeneral>(a, d, prod, pres, BT, static_cast<int>(threadIdx.x));
 }
 
 /// Adds the pieces of each long row in order and writes the row.

@@ -33,45 +33,9 @@
 #include "ops/cuda/mxv/mxv_args.cuh"
 #include "ops/cuda/mxv/partition.hpp"
 #include "ops/cuda/mxv/row_block.cuh"
+#include "ops/cuda/mxv/row_block_warp_tasks.hpp"
 
 namespace spindle::detail::cuda {
-
-/// Entries of one warp's run of rows (8 per lane); the plan's row_block entries that select this
-/// form.
-inline constexpr int kRowBlockWarpEntries = 256;
-/// Warps per block: 1024 threads, one block per SM (the register budget is 64 per thread).
-inline constexpr int kRowBlockWarpWarps = 32;
-
-/// The warp form's tasks are row_block's partition for 64-thread blocks (NB = 256, rows longer
-/// than 64 alone), with the lanes per row chosen for one warp: the power of two that minimizes
-/// passes x (steps per row + shuffle rounds). Host side, plain code.
-inline int row_block_warp_lanes_log2(std::int64_t rows, std::int64_t max_len) {
-  int best = 0;
-  std::int64_t best_cost = INT64_MAX;
-  for (int lg = 0; lg <= 5; ++lg) {
-    const std::int64_t lanes = std::int64_t{1} << lg, per = 32 / lanes;
-    const std::int64_t cost = (rows + per - 1) / per * ((max_len + lanes - 1) / lanes + lg);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = lg;
-    }
-  }
-  return best;
-}
-template <class I>
-RowBlocks build_row_block_warps(const I* row_ptr, std::int64_t n) {
-  RowBlocks rb = build_row_blocks(row_ptr, n, kRowBlockWarpEntries / 4, 1);
-  for (RowBlockDesc& d : rb.desc) {
-    if (d.kind != kRowBlockRows) continue;
-    std::int64_t max_len = 0;
-    for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) {
-      max_len = std::max<std::int64_t>(max_len, static_cast<std::int64_t>(row_ptr[r + 1]) -
-                                                    static_cast<std::int64_t>(row_ptr[r]));
-    }
-    d.slot = row_block_warp_lanes_log2(d.rows, max_len);
-  }
-  return rb;
-}
 
 /// The warp form's tasks for A (build_row_block_warps), uploaded once and cached on the graph
 /// (partition.cu). block_threads reports the 1024-thread blocks.
@@ -185,33 +149,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
         if constexpr (kGeneral) pres[j * 32 + lane] = p[j] ? 1 : 0;
       }
       __syncwarp();
-      const int lg = d.slot;
-      const int lanes = 1 << lg;
-      const int per = 32 >> lg;
-      const int g = lane >> lg;
-      const int l = lane & (lanes - 1);
-      for (int base = 0; base < d.rows; base += per) {  // uniform across the warp
-        const int rr = base + g;
-        const std::int64_t r = d.r0 + rr;
-        T s = a.identity;
-        bool h = false;
-        int b = 0, e = 0;
-        if (rr < d.rows) {
-          b = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r)) - d.k0);
-          e = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r + 1)) - d.k0);
-          for (int t = b + l; t < e; t += lanes) {
-            s = S::add(s, stage[t]);
-            if constexpr (kGeneral) h = h || pres[t] != 0;
-          }
-        }
-        for (int off = lanes >> 1; off > 0; off >>= 1) {
-          s = S::add(s, __shfl_down_sync(0xffffffffu, s, off, lanes));
-          if constexpr (kGeneral) {
-            h = (__shfl_down_sync(0xffffffffu, h ? 1 : 0, off, lanes) != 0) || h;
-          }
-        }
-        if (l == 0 && rr < d.rows) write_result<kGeneral>(a.out, r, s, kGeneral ? h : e > b);
-      }
+      row_block_reduce_rows<S, kGeneral>(a, d, stage, pres, 32, lane);
       __syncwarp();
     }
     task = next;

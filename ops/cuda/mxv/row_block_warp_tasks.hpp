@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file row_block_warp_tasks.hpp
+/// @brief The host half of row_block's warp form (row_block_warp.cuh): its task size and its
+/// partition, plain code tested on CPU-only builds (tests/ops/row_block_partition_test.cpp).
+
+#include <algorithm>
+#include <cstdint>
+
+#include "ops/cuda/mxv/partition.hpp"
+
+namespace spindle::detail::cuda {
+
+/// Entries of one warp's run of rows (8 per lane); the plan's row_block entries that select this
+/// form.
+inline constexpr int kRowBlockWarpEntries = 256;
+/// Warps per block: 1024 threads, one block per SM (the register budget is 64 per thread).
+inline constexpr int kRowBlockWarpWarps = 32;
+
+/// The warp form's tasks are row_block's partition for 64-thread blocks (NB = 256, rows longer
+/// than 64 alone), with the lanes per row chosen for one warp: the power of two that minimizes
+/// passes x (steps per row + shuffle rounds). Host side, plain code.
+inline int row_block_warp_lanes_log2(std::int64_t rows, std::int64_t max_len) {
+  int best = 0;
+  std::int64_t best_cost = INT64_MAX;
+  for (int lg = 0; lg <= 5; ++lg) {
+    const std::int64_t lanes = std::int64_t{1} << lg, per = 32 / lanes;
+    const std::int64_t cost = (rows + per - 1) / per * ((max_len + lanes - 1) / lanes + lg);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = lg;
+    }
+  }
+  return best;
+}
+template <class I>
+RowBlocks build_row_block_warps(const I* row_ptr, std::int64_t n) {
+  // 64-thread blocks: runs of at most 256 entries, rows longer than 64 alone, pieces of 256 (the
+  // kernel's 8 entries per lane cover exactly that).
+  RowBlocks rb = build_row_blocks(row_ptr, n, kRowBlockWarpEntries / 4, 1);
+  for (RowBlockDesc& d : rb.desc) {
+    if (d.kind != kRowBlockRows) continue;
+    std::int64_t max_len = 0;
+    for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) {
+      max_len = std::max<std::int64_t>(max_len, static_cast<std::int64_t>(row_ptr[r + 1]) -
+                                                    static_cast<std::int64_t>(row_ptr[r]));
+    }
+    d.slot = row_block_warp_lanes_log2(d.rows, max_len);
+  }
+  return rb;
+}
+
+}  // namespace spindle::detail::cuda
