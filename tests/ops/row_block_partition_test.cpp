@@ -74,17 +74,23 @@ std::vector<I> offsets(const std::vector<std::int64_t>& lens) {
   return rp;
 }
 
+// Up to 5000 rows: 30% empty, most short, some of up to `mid` entries, a few of up to 9000.
+std::vector<std::int64_t> random_skewed_lengths(std::mt19937_64& rng, std::uint64_t mid) {
+  std::vector<std::int64_t> lens(static_cast<std::size_t>(1 + rng() % 5000));
+  for (auto& l : lens) {
+    const auto x = rng() % 1000;
+    l = x < 300   ? 0
+        : x < 950 ? static_cast<std::int64_t>(rng() % 20)
+        : x < 995 ? static_cast<std::int64_t>(rng() % mid)
+                  : static_cast<std::int64_t>(rng() % 9000);
+  }
+  return lens;
+}
+
 TEST(RowBlockPartition, CoversEveryRowAndEntryOnceForRandomSkewedRows) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
-    std::vector<std::int64_t> lens(static_cast<std::size_t>(1 + rng() % 5000));
-    for (auto& l : lens) {
-      const auto x = rng() % 1000;
-      l = x < 300   ? 0
-          : x < 950 ? static_cast<std::int64_t>(rng() % 20)
-          : x < 995 ? static_cast<std::int64_t>(rng() % 1500)
-                    : static_cast<std::int64_t>(rng() % 9000);
-    }
+    const std::vector<std::int64_t> lens = random_skewed_lengths(rng, 1500);
     check_partition(offsets<std::int32_t>(lens), 128);
     check_partition(offsets<std::int64_t>(lens), 256);
     check_partition(offsets<std::int32_t>(lens), 128, kRowBlockSmallGraphLongFactor);
@@ -166,14 +172,7 @@ TEST(RowBlockPartition, LongRunsOfEmptyRowsAreCappedPerBlock) {
 TEST(RowBlockPartition, WarpFormTasksFitOneWarpAndTakeTheCheapestLaneCount) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 20; ++trial) {
-    std::vector<std::int64_t> lens(static_cast<std::size_t>(1 + rng() % 5000));
-    for (auto& l : lens) {
-      const auto x = rng() % 1000;
-      l = x < 300   ? 0
-          : x < 950 ? static_cast<std::int64_t>(rng() % 20)
-          : x < 995 ? static_cast<std::int64_t>(rng() % 300)
-                    : static_cast<std::int64_t>(rng() % 9000);
-    }
+    const std::vector<std::int64_t> lens = random_skewed_lengths(rng, 300);
     const auto rp = offsets<std::int32_t>(lens);
     const std::int64_t n = static_cast<std::int64_t>(lens.size());
     const RowBlocks rb = build_row_block_warps(rp.data(), n);
