@@ -6,6 +6,7 @@
 
 #include "ops/core/backend.hpp"
 #include "ops/core/dispatch.hpp"
+#include "ops/core/rank_backend.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle {
@@ -69,11 +70,48 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   return detail::cpu::teleport_and_residual(x_new, x, leak, t0, t1, teleport);
 }
 
+template <class T>
+PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& x, Vector<T>& leak,
+                                             double t0, double t1, const Vector<T>* teleport,
+                                             Vector<T>& w, const Vector<T>& scale,
+                                             const Descriptor& desc) {
+  static_assert(std::is_floating_point_v<T>,
+                "teleport_residual_and_scale: T must be float or double");
+  const char* op = "teleport_residual_and_scale";
+  require_size(op, "x_new", x_new, x.size());
+  require_size(op, "leak", leak, 1, "one scalar");
+  require_size(op, "scale", scale, x.size());
+  require_full(op, "x", x);
+  require_full(op, "leak", leak);
+  require_full(op, "scale", scale);
+  if (teleport != nullptr) {
+    require_size(op, "teleport", *teleport, x.size());
+    require_full(op, "teleport", *teleport);
+  }
+  const void* outs[] = {&x_new, &leak, &w};
+  const void* ins[] = {&x, &scale, teleport};
+  bool aliased = &x_new == &leak || &x_new == &w || &leak == &w;
+  for (const void* o : outs) {
+    for (const void* i : ins) aliased = aliased || o == i;
+  }
+  if (aliased) {
+    throw InvalidArgument(std::string(op) +
+                          ": x_new, leak and w must be distinct from each other and the inputs");
+  }
+  if (detail::runs_on_cuda(desc)) {
+    return detail::cuda::teleport_residual_and_scale(x_new, x, leak, t0, t1, teleport, w, scale);
+  }
+  return detail::cpu::teleport_residual_and_scale(x_new, x, leak, t0, t1, teleport, w, scale);
+}
+
 #define SPINDLE_INSTANTIATE_RANK_(T)                                                          \
   template void scale_and_leak<T>(Vector<T>&, Vector<T>&, const Vector<T>&, const Vector<T>&, \
                                   const Descriptor&);                                         \
   template T teleport_and_residual<T>(Vector<T>&, const Vector<T>&, const Vector<T>&, double, \
-                                      double, const Vector<T>*, const Descriptor&);
+                                      double, const Vector<T>*, const Descriptor&);           \
+  template PendingScalar<T> teleport_residual_and_scale<T>(                                   \
+      Vector<T>&, const Vector<T>&, Vector<T>&, double, double, const Vector<T>*, Vector<T>&, \
+      const Vector<T>&, const Descriptor&);
 SPINDLE_INSTANTIATE_RANK_(float)
 SPINDLE_INSTANTIATE_RANK_(double)
 #undef SPINDLE_INSTANTIATE_RANK_

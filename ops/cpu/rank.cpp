@@ -5,6 +5,7 @@
 
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/core/rank_backend.hpp"
 #include "spindle/ops/cpu/reduce_impl.hpp"
 
 namespace spindle::detail::cpu {
@@ -53,6 +54,48 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   return r;
 }
 
+template <class T>
+PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& x, Vector<T>& leak,
+                                             double t0, double t1, const Vector<T>* teleport,
+                                             Vector<T>& w, const Vector<T>& scale) {
+  const std::int64_t n = x.size();
+  const T c = static_cast<T>(t0 + t1 * static_cast<double>(leak.data()[0]));
+  if (w.size() != n || !w.is_full()) w = Vector<T>(n);
+  const T* xv = x.data();
+  const T* sv = scale.data();
+  const T* pv = teleport != nullptr ? teleport->data() : nullptr;
+  const std::uint8_t* present = x_new.bitmap_ptr();
+  T* yv = x_new.data();
+  T* wv = w.data();
+  auto absdiff = [](T a, T b) { return a < b ? b - a : a - b; };
+  // Both sums ride one block pass; each is combined block by block in the order the two separate
+  // calls use, so the bits are theirs.
+  struct Sums {
+    T residual, lost;
+  };
+  const Sums s = cpu_kernels::reduce_blocks<Sums>(
+      n, Sums{T(0), T(0)},
+      [](Sums a, Sums b) {
+        return Sums{a.residual + b.residual, a.lost + b.lost};
+      },
+      [&](std::int64_t i0, std::int64_t i1, Sums& out) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const T y = present == nullptr || present[i] != 0 ? yv[i] : T(0);
+          yv[i] = y + (pv != nullptr ? c * pv[i] : c);
+          wv[i] = yv[i] * sv[i];
+        }
+        out.residual =
+            cpu_kernels::lane_sum<T>(i0, i1, [&](std::int64_t i) { return absdiff(yv[i], xv[i]); });
+        out.lost = cpu_kernels::lane_sum<T>(
+            i0, i1, [&](std::int64_t i) { return sv[i] == T(0) ? yv[i] : T(0); });
+        return true;
+      });
+  if (present != nullptr) x_new.bitmap().clear();  // every entry is present now
+  leak.data()[0] = s.lost;
+  return PendingScalar<T>(s.residual);
+}
+
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_STEP_BACKEND)
 
 }  // namespace spindle::detail::cpu

@@ -2,15 +2,19 @@
 // CUDA backend: the fused random-walk steps (spindle/ops/rank.hpp). Each call is one
 // element-wise kernel that also writes per-tile partial sums, and one single-block kernel that
 // folds the partials in a fixed order (deterministic, no atomics). The leak stays on the device
-// (a 1-element vector read by the next call's kernel); only the residual is read back.
+// (a 1-element vector read by the next call's kernel); only the residual is read back, and the
+// fused step queues that read behind its kernels (a pinned slot and an event) instead of waiting.
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/core/rank_backend.hpp"
 #include "ops/cuda/vector/reduce.cuh"
 
 namespace spindle::detail::cuda {
@@ -56,10 +60,67 @@ __global__ void __launch_bounds__(kReduceThreads)
   if (threadIdx.x == 0) part[blockIdx.x] = r.v;
 }
 
-/// out[0] = sum of part[0..tiles) (one block: contiguous runs per thread, then a fixed tree).
+/// teleport_residual_kernel and then scale_leak_kernel over its output, element by element: the
+/// residual's partials go to part[0, tiles), the leak's to part[tiles, 2 tiles), each summed in
+/// the order of the kernel it replaces. leak is read here and rewritten by the finish kernel.
 template <class T>
 __global__ void __launch_bounds__(kReduceThreads)
-    sum_parts_kernel(const T* __restrict__ part, std::int64_t tiles, T* __restrict__ out) {
+    teleport_residual_scale_kernel(std::int64_t n, const T* __restrict__ x, T* __restrict__ y,
+                                   const std::uint8_t* __restrict__ y_present,
+                                   const T* __restrict__ p, const T* __restrict__ leak, double t0,
+                                   double t1, const T* __restrict__ s, T* __restrict__ w,
+                                   T* __restrict__ part) {
+  // kBatch of a thread's elements are loaded before any is used (the plain loop kept about one
+  // element's loads in flight per thread); they are then added in the thread's element order,
+  // which keeps the sums' bits.
+  constexpr int kBatch = 8;
+  const T c = static_cast<T>(t0 + t1 * static_cast<double>(*leak));
+  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
+  const std::int64_t b1 = min(b0 + kReduceTile, n);
+  T res = T(0), lost = T(0);
+  for (std::int64_t i0 = b0 + threadIdx.x; i0 < b1; i0 += kBatch * kReduceThreads) {
+    T yv[kBatch], xv[kBatch], sv[kBatch], pv[kBatch];
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const std::int64_t i = i0 + std::int64_t{j} * kReduceThreads;
+      if (i < b1) {
+        yv[j] = (y_present == nullptr || y_present[i] != 0) ? y[i] : T(0);
+        xv[j] = x[i];
+        sv[j] = s[i];
+        pv[j] = p != nullptr ? p[i] : T(1);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const std::int64_t i = i0 + std::int64_t{j} * kReduceThreads;
+      if (i < b1) {
+        const T v = yv[j] + (p != nullptr ? c * pv[j] : c);
+        y[i] = v;
+        res += v < xv[j] ? xv[j] - v : v - xv[j];
+        w[i] = v * sv[j];
+        if (sv[j] == T(0)) lost += v;
+      }
+    }
+  }
+  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{res, true});
+  __syncthreads();  // every thread has read r out of the shared slots the next combine reuses
+  const Partial<T> l = block_combine(MonoidKind::Plus, Partial<T>{lost, true});
+  if (threadIdx.x == 0) {
+    part[blockIdx.x] = r.v;
+    part[gridDim.x + blockIdx.x] = l.v;
+  }
+}
+
+/// *out = sum of part[0..tiles) (one block: contiguous runs per thread, then a fixed tree). With
+/// two blocks, block 1 also sums part[tiles, 2 tiles) into *out1.
+template <class T>
+__global__ void __launch_bounds__(kReduceThreads)
+    sum_parts_kernel(const T* __restrict__ part, std::int64_t tiles, T* __restrict__ out,
+                     T* __restrict__ out1 = nullptr) {
+  if (blockIdx.x == 1) {
+    part += tiles;
+    out = out1;
+  }
   const std::int64_t per = (tiles + kReduceThreads - 1) / kReduceThreads;
   const std::int64_t i0 = threadIdx.x * per;
   const std::int64_t i1 = min(i0 + per, tiles);
@@ -70,6 +131,81 @@ __global__ void __launch_bounds__(kReduceThreads)
 }
 
 std::int64_t tiles_of(std::int64_t n) { return (n + kReduceTile - 1) / kReduceTile; }
+
+/// Pinned host slots, each with an event, for scalars copied back behind the work that makes
+/// them. Slots come in pages of kSlotsPerPage (one pinned allocation, since pinning costs far more
+/// than a copy) and go back to the free list when their PendingScalar is done with them. The pool
+/// is immortal, like the context, so slots held at exit stay valid.
+class ReadbackSlots {
+ public:
+  struct Slot {
+    void* host = nullptr;  // kSlotBytes of pinned memory
+    cudaEvent_t done = nullptr;
+  };
+  static constexpr std::size_t kSlotBytes = 16;  // a double, aligned
+  static constexpr int kSlotsPerPage = 64;
+
+  static ReadbackSlots& get() {
+    static auto* pool = new ReadbackSlots();
+    return *pool;
+  }
+  Slot take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) grow();
+    const Slot s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  void give_back(const Slot& s) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(s);
+  }
+
+ private:
+  void grow() {
+    void* page = nullptr;
+    SPINDLE_CUDA_CHECK(cudaMallocHost(&page, kSlotBytes * kSlotsPerPage));
+    for (int i = 0; i < kSlotsPerPage; ++i) {
+      Slot s;
+      s.host = static_cast<char*>(page) + kSlotBytes * i;
+      SPINDLE_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+      free_.push_back(s);
+    }
+  }
+  std::mutex mutex_;
+  std::vector<Slot> free_;
+};
+
+/// A PendingScalar for the T at device address `value`: the copy to a pinned slot and the slot's
+/// event are queued on the context's stream now; get() waits on that event only.
+template <class T>
+PendingScalar<T> read_back_later(const T* value, cudaStream_t stream) {
+  static_assert(sizeof(T) <= ReadbackSlots::kSlotBytes);
+  ReadbackSlots& pool = ReadbackSlots::get();
+  const ReadbackSlots::Slot slot = pool.take();
+  try {
+    SPINDLE_CUDA_CHECK(
+        cudaMemcpyAsync(slot.host, value, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SPINDLE_CUDA_CHECK(cudaEventRecord(slot.done, stream));
+  } catch (...) {
+    pool.give_back(slot);
+    throw;
+  }
+  count_scalar_read();
+  // The slot goes back to the pool when the last copy of the waiting function is destroyed,
+  // whether or not get() was ever called (after waiting for the copy, which may still be queued).
+  auto holder = std::shared_ptr<ReadbackSlots::Slot>(new ReadbackSlots::Slot(slot),
+                                                     [](ReadbackSlots::Slot* s) {
+                                                       cudaEventSynchronize(s->done);
+                                                       cudaGetLastError();
+                                                       ReadbackSlots::get().give_back(*s);
+                                                       delete s;
+                                                     });
+  return PendingScalar<T>(std::function<T()>([holder]() {
+    SPINDLE_CUDA_CHECK(cudaEventSynchronize(holder->done));
+    return *static_cast<const T*>(holder->host);
+  }));
+}
 
 }  // namespace
 
@@ -126,6 +262,40 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   return result;
 }
 
+template <class T>
+PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& x, Vector<T>& leak,
+                                             double t0, double t1, const Vector<T>* teleport,
+                                             Vector<T>& w, const Vector<T>& scale) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const std::int64_t n = x.size();
+  if (w.size() != n) w = Vector<T>(n);
+  const VecIn<T> dx = device_in(x), ds = device_in(scale);
+  const T* dp = teleport != nullptr ? device_in(*teleport).values : nullptr;
+  // Keep x_new's content (it holds A^T w) and its presence when it is not full; leak is read by
+  // the element-wise kernel and rewritten by the finish kernel after it.
+  const VecOut<T> dy = device_out(x_new, true, false);
+  const std::uint8_t* y_present = dy.old_full ? nullptr : dy.presence;
+  const VecOut<T> dl = device_out(leak, true, false);
+  const VecOut<T> dw = device_out(w, false, false);
+  const std::int64_t tiles = tiles_of(n);
+  auto* ws = static_cast<T*>(ctx.scratch(static_cast<std::size_t>(2 * tiles + 1) * sizeof(T)));
+  T* residual = ws + 2 * tiles;
+  if (tiles > 0) {
+    teleport_residual_scale_kernel<T>
+        <<<static_cast<unsigned>(tiles), kReduceThreads, 0, ctx.stream>>>(
+            n, dx.values, dy.values, y_present, dp, dl.values, t0, t1, ds.values, dw.values, ws);
+    SPINDLE_CUDA_CHECK_LAUNCH("teleport_residual_scale_kernel");
+  }
+  sum_parts_kernel<T><<<2, kReduceThreads, 0, ctx.stream>>>(ws, tiles, residual, dl.values);
+  SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  mark_written(x_new, true);
+  mark_written(w, true);
+  mark_written(leak, true);
+  return read_back_later(static_cast<const T*>(residual), ctx.stream);
+}
+
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_STEP_BACKEND)
 
 }  // namespace spindle::detail::cuda

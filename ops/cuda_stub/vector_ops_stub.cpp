@@ -5,6 +5,7 @@
 
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/core/rank_backend.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -128,6 +129,14 @@ T teleport_and_residual(Vector<T>&, const Vector<T>&, const Vector<T>&, double, 
                         const Vector<T>*) {
   throw Unsupported("spindle was built without CUDA: teleport_and_residual needs --device cpu");
 }
+template <class T>
+PendingScalar<T> teleport_residual_and_scale(Vector<T>&, const Vector<T>&, Vector<T>&, double,
+                                             double, const Vector<T>*, Vector<T>&,
+                                             const Vector<T>&) {
+  throw Unsupported(
+      "spindle was built without CUDA: teleport_residual_and_scale needs --device cpu");
+}
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
+SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_STEP_BACKEND)
 
 }  // namespace spindle::detail::cuda

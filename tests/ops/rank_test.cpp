@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -142,6 +143,97 @@ TEST(RankSteps, SameBitsForOneTwoAndThreeThreads) {
     EXPECT_EQ(std::memcmp(y1.data(), yt.data(), sizeof(float) * n), 0) << t << " threads";
   }
   omp_set_num_threads(saved);
+}
+
+/// The fused step against the two calls it replaces, on the same backend: every output to the bit.
+template <class T>
+void check_fused_step(std::int64_t n, bool sparse_y, bool with_p, std::uint64_t seed) {
+  const Vector<T> x = random_full<T>(n, seed);
+  const Vector<T> s = random_full<T>(n, seed + 1, 0.3);
+  const Vector<T> p = random_full<T>(n, seed + 2);
+  Vector<T> y = random_full<T>(n, seed + 3);
+  if (sparse_y) {
+    for (std::int64_t i = 0; i < n; i += 3) y.remove(i);
+  }
+  const double t0 = 0.15 / double(n), t1 = 0.85 / double(n);
+  Vector<T> y_two = y, w_two, leak_two(1, static_cast<T>(0.375));
+  const T r_two = teleport_and_residual<T>(y_two, x, leak_two, t0, t1, with_p ? &p : nullptr, kCpu);
+  scale_and_leak(w_two, leak_two, y_two, s, kCpu);
+
+  Vector<T> y_one = y, w_one(n, T(-3)), leak_one(1, static_cast<T>(0.375));
+  PendingScalar<T> r = teleport_residual_and_scale<T>(y_one, x, leak_one, t0, t1,
+                                                      with_p ? &p : nullptr, w_one, s, kCpu);
+  ASSERT_TRUE(r.ready()) << "the CPU backend knows the residual at once";
+  const T r_one = r.get();
+  ASSERT_TRUE(y_one.is_full());
+  ASSERT_TRUE(w_one.is_full());
+  ASSERT_EQ(w_one.size(), n);
+  EXPECT_EQ(std::memcmp(&r_one, &r_two, sizeof(T)), 0) << "residual, n " << n;
+  EXPECT_EQ(std::memcmp(leak_one.data(), leak_two.data(), sizeof(T)), 0) << "leak, n " << n;
+  EXPECT_EQ(std::memcmp(y_one.data(), y_two.data(), sizeof(T) * n), 0) << "x_new, n " << n;
+  EXPECT_EQ(std::memcmp(w_one.data(), w_two.data(), sizeof(T) * n), 0) << "w, n " << n;
+  EXPECT_GT(r_one, T(0));
+}
+
+TEST(RankSteps, FusedStepGivesTheTwoCallsBitsForAnyThreadCount) {
+  const int saved = omp_get_max_threads();
+  for (int t : {1, 3}) {
+    omp_set_num_threads(t);
+    for (std::int64_t n : {1, 6, 8192, 8193, 100003}) {
+      for (bool sparse : {false, true}) {
+        for (bool with_p : {false, true}) {
+          check_fused_step<float>(n, sparse, with_p, 300 + n);
+          check_fused_step<double>(n, sparse, with_p, 400 + n);
+        }
+      }
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
+TEST(RankSteps, FusedStepRefusesWhatTheTwoCallsRefuseAndAliasedOutputs) {
+  Vector<float> x(10, 0.1f), s(10, 1.0f), w(10, 0.0f), leak(1, 0.0f), y(10, 0.0f);
+  Vector<float> holes = x;
+  holes.remove(3);
+  auto step = [&](Vector<float>& yy, const Vector<float>& xx, Vector<float>& ll,
+                  const Vector<float>* pp, Vector<float>& ww, const Vector<float>& ss) {
+    return teleport_residual_and_scale<float>(yy, xx, ll, 0.1, 0.1, pp, ww, ss, kCpu);
+  };
+  EXPECT_THROW(step(y, holes, leak, nullptr, w, s), InvalidArgument);
+  EXPECT_THROW(step(y, x, leak, nullptr, w, holes), InvalidArgument);
+  EXPECT_THROW(step(y, x, leak, &holes, w, s), InvalidArgument);
+  Vector<float> leak_holes = Vector<float>::empty(1);
+  EXPECT_THROW(step(y, x, leak_holes, nullptr, w, s), InvalidArgument);  // leak not full
+  Vector<float> two(2, 0.0f), nine(9, 1.0f), short_y(9);
+  EXPECT_THROW(step(y, x, two, nullptr, w, s), DimensionMismatch);
+  EXPECT_THROW(step(y, x, leak, nullptr, w, nine), DimensionMismatch);
+  EXPECT_THROW(step(y, x, leak, &nine, w, s), DimensionMismatch);
+  EXPECT_THROW(step(short_y, x, leak, nullptr, w, s), DimensionMismatch);
+  EXPECT_THROW(step(y, y, leak, nullptr, w, s), InvalidArgument);  // x_new is x
+  EXPECT_THROW(step(y, x, leak, nullptr, y, s), InvalidArgument);  // w is x_new
+  EXPECT_THROW(step(y, x, leak, nullptr, w, w), InvalidArgument);  // w is scale
+  EXPECT_THROW(step(y, x, leak, &w, w, s), InvalidArgument);       // w is the teleport
+  EXPECT_THROW(step(y, x, leak, nullptr, x, s), InvalidArgument);  // w is x
+  // Nothing was written by the refused calls.
+  EXPECT_EQ(y[0], 0.0f);
+  EXPECT_EQ(w[0], 0.0f);
+  EXPECT_EQ(leak[0], 0.0f);
+}
+
+TEST(RankSteps, PendingScalarWaitsOnceAndKeepsItsValue) {
+  int waits = 0;
+  PendingScalar<double> p(std::function<double()>([&] {
+    ++waits;
+    return 2.5;
+  }));
+  EXPECT_FALSE(p.ready());
+  EXPECT_EQ(p.get(), 2.5);
+  EXPECT_TRUE(p.ready());
+  EXPECT_EQ(p.get(), 2.5);
+  EXPECT_EQ(waits, 1);
+  PendingScalar<float> known(1.5f);
+  EXPECT_TRUE(known.ready());
+  EXPECT_EQ(known.get(), 1.5f);
 }
 
 }  // namespace

@@ -14,14 +14,57 @@
 /// With scale = alpha / outdegree (0 at dangling vertices), t0 = (1 - alpha) / n and
 /// t1 = alpha / n this is the classic PageRank step with dangling rank redistributed uniformly.
 ///
+/// A loop can also fuse each step's end with the next step's start:
+///   scale_and_leak(w, leak, x, scale)                          once, before the first step
+///   vxm(x_new, {}, none, plus_times, w, A)
+///   r = teleport_residual_and_scale(x_new, x, leak, t0, t1, p, w, scale)
+/// where the last call is teleport_and_residual followed by scale_and_leak(w, leak, x_new, scale)
+/// in one pass, and hands the residual back as a PendingScalar: the loop queues its next step
+/// before it reads this one's residual, so the device never waits for the host's stop test.
+///
 /// On CUDA each call is one element-wise kernel plus a one-block finish; nothing goes to the host
 /// but the residual. On the CPU the same values are computed with the fixed-block summation of
-/// reduce(), so results are deterministic for any thread count on both backends.
+/// reduce(), so results are deterministic for any thread count on both backends, and the fused
+/// call gives the same bits as the two calls it replaces.
+
+#include <functional>
+#include <optional>
+#include <utility>
 
 #include "spindle/descriptor.hpp"
 #include "spindle/vector.hpp"
 
 namespace spindle {
+
+/// A scalar a backend has computed or queued: get() returns it, waiting (once) for the work that
+/// produces it and for nothing queued after that work. On the CPU it is known at once (ready()).
+template <class T>
+class PendingScalar {
+ public:
+  /// No scalar (valid() is false; get() throws std::bad_function_call).
+  PendingScalar() = default;
+  /// A value known already.
+  explicit PendingScalar(T value) : value_(value) {}
+  /// A value that wait() delivers (called at most once, by the first get()).
+  explicit PendingScalar(std::function<T()> wait) : wait_(std::move(wait)) {}
+
+  /// True when there is a scalar, known or pending.
+  bool valid() const noexcept { return value_.has_value() || static_cast<bool>(wait_); }
+  /// True when get() will not wait.
+  bool ready() const noexcept { return value_.has_value(); }
+  /// The value (the first call on a pending scalar waits for it).
+  T get() {
+    if (!value_) {
+      value_ = wait_();
+      wait_ = nullptr;
+    }
+    return *value_;
+  }
+
+ private:
+  std::optional<T> value_;
+  std::function<T()> wait_;
+};
 
 /// w = x .* scale (element-wise), and leak becomes a full 1-element vector holding the sum of
 /// x(i) over the i with scale(i) == 0 (the mass a step would lose: dangling vertices when scale
@@ -40,5 +83,18 @@ template <class T>
 T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& leak, double t0,
                         double t1, const Vector<T>* teleport = nullptr,
                         const Descriptor& desc = {});
+
+/// teleport_and_residual(x_new, x, leak, t0, t1, teleport) and then
+/// scale_and_leak(w, leak, x_new, scale) in one pass, with the same results to the bit: x_new is
+/// completed (teleport plus the rank leak(0) brought in), w = x_new .* scale, leak(0) becomes the
+/// rank x_new leaves on the vertices where scale is 0, and the residual sum_i |x_new(i) - x(i)|
+/// comes back pending (on CUDA its copy to the host is queued behind this call's kernels). The
+/// same argument checks as the two calls, plus: scale full and of x's size, w and leak distinct
+/// from each other and from every input.
+template <class T>
+PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& x, Vector<T>& leak,
+                                             double t0, double t1, const Vector<T>* teleport,
+                                             Vector<T>& w, const Vector<T>& scale,
+                                             const Descriptor& desc = {});
 
 }  // namespace spindle
