@@ -145,24 +145,43 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     result.tuned = tune_summary(tune_mxv<semiring::plus_times<T>>(A.transpose(), topt));
   }
 
+  // Records iteration k's residual; true when the loop should stop after it. An exact fixed point
+  // (residual 0) has converged whatever the tolerance, tol 0 included.
+  auto finish = [&](int k, double residual) {
+    result.residual = residual;
+    result.iterations = k;
+    if (o.on_iteration) o.on_iteration(k, residual);
+    result.converged = residual < threshold || residual == 0.0;
+    return result.converged && preset != PageRankPreset::Boost;
+  };
+  // Iteration k: x_new = A^T w, then one fused pass completes x_new (teleport, dangling rank),
+  // takes the L1 residual and already computes the next w = alpha x_new ./ outdeg and leak.
+  // Nothing is read back but the residual, and that read waits: on CUDA iteration k + 1 is queued
+  // before k's residual is read, so the device never idles for the host's stop test. When k's
+  // residual stops the loop, iteration k + 1 has run for nothing and its ranks are dropped: one
+  // extra product per run, against a host round trip saved on every iteration.
+  if (max_iter > 0) scale_and_leak(w, leak, x, inv, desc);
+  PendingScalar<T> unread;  // the previous iteration's residual, when it is not read yet
   for (int it = 1; it <= max_iter; ++it) {
-    // w = alpha x ./ outdeg, leak = rank on dangling vertices: one fused pass, nothing read back.
-    scale_and_leak(w, leak, x, inv, desc);
     vxm(x_new, Mask{}, Accum::none(), plus_times, w, A, desc);
-    // Teleport + dangling rank and the L1 residual: one fused pass, the one scalar read back.
-    result.residual = static_cast<double>(
-        teleport_and_residual(x_new, x, leak, t0, t1, personalized ? &p : nullptr, desc));
-    result.iterations = it;
-    std::swap(x, x_new);
-    if (o.on_iteration) o.on_iteration(it, result.residual);
-    // An exact fixed point (residual 0) has converged whatever the tolerance, tol 0 included.
-    if (result.residual < threshold || result.residual == 0.0) {
-      result.converged = true;
-      if (preset != PageRankPreset::Boost) break;
-    } else {
-      result.converged = false;
+    PendingScalar<T> r = teleport_residual_and_scale(x_new, x, leak, t0, t1,
+                                                     personalized ? &p : nullptr, w, inv, desc);
+    std::swap(x, x_new);  // x: iteration it's ranks; x_new: iteration it - 1's
+    if (unread.valid()) {
+      const double previous = static_cast<double>(unread.get());
+      unread = PendingScalar<T>();
+      if (finish(it - 1, previous)) {
+        std::swap(x, x_new);  // the answer is iteration it - 1's ranks
+        break;
+      }
+    }
+    if (!r.ready()) {
+      unread = std::move(r);
+    } else if (finish(it, static_cast<double>(r.get()))) {
+      break;
     }
   }
+  if (unread.valid()) finish(max_iter, static_cast<double>(unread.get()));
   if (max_iter == 0) result.converged = false;
   result.ranks = std::move(x);
   return result;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 #include "cuda_test_util.hpp"
 #include "spindle/algorithms/pagerank.hpp"
@@ -60,6 +63,124 @@ TEST(RankStepsCuda, MatchCpuForEverySizeClass) {
       }
     }
   }
+}
+
+/// The fused step on CUDA: the same bits as the two CUDA calls it replaces, and the CPU's values.
+template <class T>
+void check_fused_step(std::int64_t n, bool sparse_y, bool with_p) {
+  const Vector<T> x = full_random<T>(n, 11), s = full_random<T>(n, 12, 5),
+                  p = full_random<T>(n, 13);
+  Vector<T> y = full_random<T>(n, 14);
+  if (sparse_y) {
+    for (std::int64_t i = 0; i < n; i += 3) y.remove(i);
+  }
+  const double t0 = 0.15 / double(n), t1 = 0.85 / double(n);
+  const Descriptor gpu = Descriptor().on(Device::Cuda), cpu = Descriptor().on(Device::Cpu);
+  Vector<T> y_two = y, w_two, l_two(1, T(0.375));
+  const T r_two = teleport_and_residual<T>(y_two, x, l_two, t0, t1, with_p ? &p : nullptr, gpu);
+  scale_and_leak(w_two, l_two, y_two, s, gpu);
+
+  Vector<T> y_one = y, w_one(n, T(-1)), l_one(1, T(0.375));
+  T r_one{};
+  {
+    cuda_test::PoisonOutputs poison;
+    PendingScalar<T> r = teleport_residual_and_scale<T>(y_one, x, l_one, t0, t1,
+                                                        with_p ? &p : nullptr, w_one, s, gpu);
+    r_one = r.get();
+    EXPECT_EQ(r.get(), r_one) << "a second get() returns the value read";
+  }
+  EXPECT_EQ(std::memcmp(&r_one, &r_two, sizeof(T)), 0) << "residual, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(y_one, y_two, true)) << "x_new, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(w_one, w_two, true)) << "w, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(l_one, l_two, true)) << "leak, n " << n;
+
+  Vector<T> y_cpu = y, w_cpu, l_cpu(1, T(0.375));
+  const T r_cpu =
+      teleport_residual_and_scale<T>(y_cpu, x, l_cpu, t0, t1, with_p ? &p : nullptr, w_cpu, s, cpu)
+          .get();
+  EXPECT_TRUE(cuda_test::same_result(y_one, y_cpu, false)) << "x_new vs CPU, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(w_one, w_cpu, false)) << "w vs CPU, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(l_one, l_cpu, false)) << "leak vs CPU, n " << n;
+  const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+  EXPECT_NEAR(double(r_one), double(r_cpu), tol * std::max(1.0, std::fabs(double(r_cpu))));
+}
+
+TEST(RankStepsCuda, FusedStepGivesTheTwoCallsBitsAndMatchesCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  for (std::int64_t n : {1, 255, 8192, 8193, 300001}) {
+    for (bool sparse : {false, true}) {
+      for (bool with_p : {false, true}) {
+        check_fused_step<float>(n, sparse, with_p);
+        check_fused_step<double>(n, sparse, with_p);
+      }
+    }
+  }
+}
+
+TEST(RankStepsCuda, PendingResidualsArriveInAnyOrderAndFreeTheirSlots) {
+  SPINDLE_REQUIRE_CUDA();
+  // More residuals in flight than one page of read-back slots (64), read newest first, some
+  // dropped unread: each must hold its own step's value.
+  const std::int64_t n = 5000;
+  const Vector<float> x(n, 0.0f), s(n, 1.0f);
+  const Descriptor gpu = Descriptor().on(Device::Cuda);
+  std::vector<PendingScalar<float>> pending;
+  std::vector<float> want;
+  Vector<float> w, leak(1, 0.0f);
+  for (int k = 0; k < 150; ++k) {
+    Vector<float> y(n, static_cast<float>(k + 1));  // residual n * (k + 1 + c), c = t0 = 1e-3
+    pending.push_back(
+        teleport_residual_and_scale<float>(y, x, leak, 1e-3, 0.0, nullptr, w, s, gpu));
+    want.push_back(static_cast<float>(n) * (static_cast<float>(k + 1) + 1e-3f));
+  }
+  for (int k = 149; k >= 0; --k) {
+    if (k % 7 == 3) continue;  // never read: its slot is freed with it
+    EXPECT_NEAR(pending[k].get(), want[k], 1e-4 * want[k]) << "step " << k;
+  }
+  pending.clear();
+  for (int k = 0; k < 3; ++k) {  // slots are reused after the clear
+    Vector<float> y(n, 2.0f);
+    EXPECT_NEAR(teleport_residual_and_scale<float>(y, x, leak, 0.0, 0.0, nullptr, w, s, gpu).get(),
+                2.0f * n, 1e-3);
+  }
+}
+
+TEST(RankStepsCuda, PageRankStopsAtTheSameIterationWithTheSameRanksAsAFixedRun) {
+  SPINDLE_REQUIRE_CUDA();
+  // The CUDA loop reads each residual one iteration late and drops the extra iteration it ran:
+  // the answer must be that of a run fixed at the stopping iteration, to the bit, and the CPU's.
+  const auto A = cuda_test::make_graph<std::int32_t, Pattern>(Family::PowerLaw, 30011, 30011, 10);
+  PageRankOptions o;
+  o.device = Device::Cuda;
+  o.tol = 1e-5;
+  std::vector<std::pair<int, double>> seen;
+  o.on_iteration = [&](int k, double r) { seen.emplace_back(k, r); };
+  const auto conv = pagerank<float>(A, o);
+  ASSERT_TRUE(conv.converged);
+  ASSERT_GT(conv.iterations, 3);
+  ASSERT_EQ(static_cast<int>(seen.size()), conv.iterations) << "one callback per iteration kept";
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i].first, int(i) + 1);
+  EXPECT_EQ(seen.back().second, conv.residual);
+  EXPECT_LT(conv.residual, 1e-5);
+  EXPECT_GE(seen[seen.size() - 2].second, 1e-5) << "it stopped at the first residual under tol";
+
+  PageRankOptions fixed;
+  fixed.device = Device::Cuda;
+  fixed.tol = 0.0;
+  fixed.max_iter = conv.iterations;
+  const auto f = pagerank<float>(A, fixed);
+  EXPECT_EQ(f.iterations, conv.iterations);
+  EXPECT_EQ(f.residual, conv.residual);
+  ASSERT_EQ(f.ranks.size(), conv.ranks.size());
+  EXPECT_EQ(std::memcmp(f.ranks.data(), conv.ranks.data(), sizeof(float) * f.ranks.size()), 0);
+
+  fixed.device = Device::Cpu;
+  const auto c = pagerank<float>(A, fixed);
+  EXPECT_NEAR(c.residual, conv.residual, 1e-6);
+  double l1 = 0.0;
+  for (std::int64_t i = 0; i < A.rows(); ++i)
+    l1 += std::fabs(double(conv.ranks[i]) - double(c.ranks[i]));
+  EXPECT_LT(l1, 1e-5);
 }
 
 TEST(RankStepsCuda, PageRankIterationMovesNoVectorAndReadsOneScalar) {
