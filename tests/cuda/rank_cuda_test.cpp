@@ -65,7 +65,8 @@ TEST(RankStepsCuda, MatchCpuForEverySizeClass) {
   }
 }
 
-/// The fused step on CUDA: the same bits as the two CUDA calls it replaces, and the CPU's values.
+/// The fused step on CUDA: the same bits as the two CUDA calls it replaces, run to run too, and
+/// the CPU's values.
 template <class T>
 void check_fused_step(std::int64_t n, bool sparse_y, bool with_p) {
   const Vector<T> x = full_random<T>(n, 11), s = full_random<T>(n, 12, 5),
@@ -89,10 +90,19 @@ void check_fused_step(std::int64_t n, bool sparse_y, bool with_p) {
     r_one = r.get();
     EXPECT_EQ(r.get(), r_one) << "a second get() returns the value read";
   }
+  const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-12;
   EXPECT_EQ(std::memcmp(&r_one, &r_two, sizeof(T)), 0) << "residual, n " << n;
   EXPECT_TRUE(cuda_test::same_result(y_one, y_two, true)) << "x_new, n " << n;
   EXPECT_TRUE(cuda_test::same_result(w_one, w_two, true)) << "w, n " << n;
   EXPECT_TRUE(cuda_test::same_result(l_one, l_two, true)) << "leak, n " << n;
+  {  // run to run: the same bits
+    Vector<T> y_again = y, w_again, l_again(1, T(0.375));
+    const T r_again = teleport_residual_and_scale<T>(y_again, x, l_again, t0, t1,
+                                                     with_p ? &p : nullptr, w_again, s, gpu)
+                          .get();
+    EXPECT_EQ(std::memcmp(&r_again, &r_one, sizeof(T)), 0) << "residual again, n " << n;
+    EXPECT_TRUE(cuda_test::same_result(l_again, l_one, true)) << "leak again, n " << n;
+  }
 
   Vector<T> y_cpu = y, w_cpu, l_cpu(1, T(0.375));
   const T r_cpu =
@@ -101,7 +111,6 @@ void check_fused_step(std::int64_t n, bool sparse_y, bool with_p) {
   EXPECT_TRUE(cuda_test::same_result(y_one, y_cpu, false)) << "x_new vs CPU, n " << n;
   EXPECT_TRUE(cuda_test::same_result(w_one, w_cpu, false)) << "w vs CPU, n " << n;
   EXPECT_TRUE(cuda_test::same_result(l_one, l_cpu, false)) << "leak vs CPU, n " << n;
-  const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-12;
   EXPECT_NEAR(double(r_one), double(r_cpu), tol * std::max(1.0, std::fabs(double(r_cpu))));
 }
 

@@ -88,9 +88,9 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
 /// scale_and_leak(w, leak, x_new, scale) in one pass, with the same results to the bit: x_new is
 /// completed (teleport plus the rank leak(0) brought in), w = x_new .* scale, leak(0) becomes the
 /// rank x_new leaves on the vertices where scale is 0, and the residual sum_i |x_new(i) - x(i)|
-/// comes back pending (on CUDA its copy to the host is queued behind this call's kernels). The
-/// same argument checks as the two calls, plus: scale full and of x's size, w and leak distinct
-/// from each other and from every input.
+/// comes back pending (on CUDA the kernel that sums it writes it to host memory; get() waits for
+/// that kernel only). The same argument checks as the two calls, plus: scale full and of x's
+/// size, w and leak distinct from each other and from every input.
 template <class T>
 PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& x, Vector<T>& leak,
                                              double t0, double t1, const Vector<T>* teleport,
