@@ -82,7 +82,9 @@ struct PageRankOptions {
   /// first (a hit times nothing) and the new winner is added to it. "": memory only.
   std::string plan_cache;
   /// Called after every iteration with (iteration number from 1, L1 change): progress output,
-  /// per-iteration timing in benchmarks. Optional; must not throw.
+  /// per-iteration timing in benchmarks. Optional; must not throw. On CUDA the call for
+  /// iteration k comes once iteration k + 1 is queued (the residual is read one iteration late,
+  /// so the device never waits for the host); the calls stay in order, one per iteration kept.
   std::function<void(int, double)> on_iteration;
 };
 
@@ -105,8 +107,10 @@ struct PageRankResult {
 /// PageRank of the square graph A, in precision T (float or double).
 ///
 /// Per iteration (Default/NetworkX/Gap): one vxm over A (plus_times; a pattern graph unless
-/// `weighted`), the scaling by α/outdeg, the dangling sum (a reduce over the dangling entries),
-/// the teleport term and the L1 residual: a handful of vector ops that a backend can fuse.
+/// `weighted`), then one fused pass (spindle/ops/rank.hpp: teleport_residual_and_scale) that adds
+/// the teleport term and the dangling rank, takes the L1 residual, and already scales the new
+/// ranks by α/outdeg and sums their dangling rank for the next iteration. Only the residual goes
+/// to the host, read one iteration late on CUDA.
 /// Degenerate inputs: 0 vertices gives empty ranks (converged, 0 iterations); a graph with no
 /// edges gives the uniform 1/n (Default/NetworkX) after one iteration.
 ///
