@@ -104,6 +104,18 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   return detail::cpu::teleport_residual_and_scale(x_new, x, leak, t0, t1, teleport, w, scale);
 }
 
+template <class T>
+NormalizedStep<T> normalize_and_distance(Vector<T>& y, const Vector<T>& x, const Descriptor& desc) {
+  static_assert(std::is_floating_point_v<T>, "normalize_and_distance: T must be float or double");
+  const char* op = "normalize_and_distance";
+  require_size(op, "y", y, x.size());
+  require_full(op, "y", y);
+  require_full(op, "x", x);
+  if (&y == &x) throw InvalidArgument(std::string(op) + ": y must be distinct from x");
+  if (detail::runs_on_cuda(desc)) return detail::cuda::normalize_and_distance(y, x);
+  return detail::cpu::normalize_and_distance(y, x);
+}
+
 #define SPINDLE_INSTANTIATE_RANK_(T)                                                          \
   template void scale_and_leak<T>(Vector<T>&, Vector<T>&, const Vector<T>&, const Vector<T>&, \
                                   const Descriptor&);                                         \
@@ -111,7 +123,9 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
                                       double, const Vector<T>*, const Descriptor&);           \
   template PendingScalar<T> teleport_residual_and_scale<T>(                                   \
       Vector<T>&, const Vector<T>&, Vector<T>&, double, double, const Vector<T>*, Vector<T>&, \
-      const Vector<T>&, const Descriptor&);
+      const Vector<T>&, const Descriptor&);                                                   \
+  template NormalizedStep<T> normalize_and_distance<T>(Vector<T>&, const Vector<T>&,          \
+                                                       const Descriptor&);
 SPINDLE_INSTANTIATE_RANK_(float)
 SPINDLE_INSTANTIATE_RANK_(double)
 #undef SPINDLE_INSTANTIATE_RANK_

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU backend: the fused random-walk steps (spindle/ops/rank.hpp). Sums use the fixed blocks and
 // lanes of reduce_impl.hpp, so results are the same bits for any thread count.
+#include <cmath>
 #include <cstdint>
 
 #include "ops/core/backend.hpp"
@@ -93,6 +94,35 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   if (present != nullptr) x_new.bitmap().clear();  // every entry is present now
   leak.data()[0] = s.lost;
   return PendingScalar<T>(s.residual);
+}
+
+template <class T>
+NormalizedStep<T> normalize_and_distance(Vector<T>& y, const Vector<T>& x) {
+  const std::int64_t n = y.size();
+  T* yv = y.data();
+  const T* xv = x.data();
+  auto plus = [](T a, T b) { return a + b; };
+  // The blocks, lanes and roundings of ewise_mult (y .* y), reduce(plus), DivByScalar and
+  // l1_distance on this backend, so the bits are theirs.
+  const T squares =
+      cpu_kernels::reduce_blocks<T>(n, T(0), plus, [&](std::int64_t i0, std::int64_t i1, T& out) {
+        out = cpu_kernels::lane_sum<T>(i0, i1, [&](std::int64_t i) {
+          const T sq = yv[i] * yv[i];
+          return sq;
+        });
+        return true;
+      });
+  const T norm = std::sqrt(squares);
+  const T d = norm == T(0) ? T(1) : norm;
+  auto absdiff = [](T a, T b) { return a < b ? b - a : a - b; };
+  const T change =
+      cpu_kernels::reduce_blocks<T>(n, T(0), plus, [&](std::int64_t i0, std::int64_t i1, T& out) {
+        for (std::int64_t i = i0; i < i1; ++i) yv[i] = yv[i] / d;
+        out =
+            cpu_kernels::lane_sum<T>(i0, i1, [&](std::int64_t i) { return absdiff(yv[i], xv[i]); });
+        return true;
+      });
+  return {PendingScalar<T>(norm), PendingScalar<T>(change)};
 }
 
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)

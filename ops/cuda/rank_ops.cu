@@ -114,6 +114,40 @@ __global__ void __launch_bounds__(kReduceThreads)
   }
 }
 
+/// Tile blockIdx.x's sum of y(i)^2 (thread-strided, then the block's fixed tree) -> part.
+template <class T>
+__global__ void __launch_bounds__(kReduceThreads)
+    sum_squares_kernel(std::int64_t n, const T* __restrict__ y, T* __restrict__ part) {
+  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
+  const std::int64_t b1 = min(b0 + kReduceTile, n);
+  T acc = T(0);
+  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) {
+    const T yi = y[i];
+    acc += yi * yi;
+  }
+  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
+  if (threadIdx.x == 0) part[blockIdx.x] = r.v;
+}
+
+/// y(i) = y(i) / *divisor, and tile blockIdx.x's sum of |y(i) - x(i)| -> part.
+template <class T>
+__global__ void __launch_bounds__(kReduceThreads)
+    divide_distance_kernel(std::int64_t n, T* __restrict__ y, const T* __restrict__ x,
+                           const T* __restrict__ divisor, T* __restrict__ part) {
+  const T d = *divisor;
+  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
+  const std::int64_t b1 = min(b0 + kReduceTile, n);
+  T acc = T(0);
+  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) {
+    const T v = y[i] / d;
+    y[i] = v;
+    const T xi = x[i];
+    acc += v < xi ? xi - v : v - xi;
+  }
+  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
+  if (threadIdx.x == 0) part[blockIdx.x] = r.v;
+}
+
 /// *out = sum of part[0..tiles) (one block: contiguous runs per thread, then a fixed tree). With
 /// two blocks, block 1 also sums part[tiles, 2 tiles) into *out1.
 template <class T>
@@ -131,6 +165,25 @@ __global__ void __launch_bounds__(kReduceThreads)
   for (std::int64_t i = i0; i < i1; ++i) acc += part[i];
   const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
   if (threadIdx.x == 0) *out = r.v;
+}
+
+/// The L2 norm from the squares' partials: *norm = sqrt(sum), *divisor = the norm, or 1 when it
+/// is 0 (networkx's `or 1`: a vanished iterate stays as it is).
+template <class T>
+__global__ void __launch_bounds__(kReduceThreads)
+    norm_finish_kernel(const T* __restrict__ part, std::int64_t tiles, T* __restrict__ norm,
+                       T* __restrict__ divisor) {
+  const std::int64_t per = (tiles + kReduceThreads - 1) / kReduceThreads;
+  const std::int64_t i0 = threadIdx.x * per;
+  const std::int64_t i1 = min(i0 + per, tiles);
+  T acc = T(0);
+  for (std::int64_t i = i0; i < i1; ++i) acc += part[i];
+  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
+  if (threadIdx.x == 0) {
+    const T v = sqrt(r.v);
+    *norm = v;
+    *divisor = v == T(0) ? T(1) : v;
+  }
 }
 
 std::int64_t tiles_of(std::int64_t n) { return (n + kReduceTile - 1) / kReduceTile; }
@@ -305,6 +358,40 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   mark_written(w, true);
   mark_written(leak, true);
   return residual;
+}
+
+template <class T>
+NormalizedStep<T> normalize_and_distance(Vector<T>& y, const Vector<T>& x) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const std::int64_t n = y.size();
+  const VecIn<T> dx = device_in(x);
+  const VecOut<T> dy = device_out(y, true, false);
+  const std::int64_t tiles = tiles_of(n);
+  // part[0, tiles): one pass's partials (the second pass reuses them), part[tiles]: the divisor.
+  auto* part = static_cast<T*>(ctx.scratch(static_cast<std::size_t>(tiles + 1) * sizeof(T)));
+  T* divisor = part + tiles;
+  const auto blocks = static_cast<unsigned>(tiles);
+  NormalizedStep<T> out;
+  out.norm = read_back_later<T>(ctx.stream, [&](T* slot) {
+    if (tiles > 0) {
+      sum_squares_kernel<T><<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, part);
+      SPINDLE_CUDA_CHECK_LAUNCH("sum_squares_kernel");
+    }
+    norm_finish_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot, divisor);
+    SPINDLE_CUDA_CHECK_LAUNCH("norm_finish_kernel");
+  });
+  out.change = read_back_later<T>(ctx.stream, [&](T* slot) {
+    if (tiles > 0) {
+      divide_distance_kernel<T>
+          <<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, dx.values, divisor, part);
+      SPINDLE_CUDA_CHECK_LAUNCH("divide_distance_kernel");
+    }
+    sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot);
+    SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  });
+  mark_written(y, true);
+  return out;
 }
 
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)

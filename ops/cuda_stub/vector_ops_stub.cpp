@@ -136,6 +136,10 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>&, const Vector<T>&, Vecto
   throw Unsupported(
       "spindle was built without CUDA: teleport_residual_and_scale needs --device cpu");
 }
+template <class T>
+NormalizedStep<T> normalize_and_distance(Vector<T>&, const Vector<T>&) {
+  throw Unsupported("spindle was built without CUDA: normalize_and_distance needs --device cpu");
+}
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_BACKEND)
 SPINDLE_FOR_EACH_DENSE_TYPE(SPINDLE_INSTANTIATE_RANK_STEP_BACKEND)
 

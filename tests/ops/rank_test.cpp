@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "spindle/error.hpp"
+#include "spindle/ops/apply.hpp"
+#include "spindle/ops/ewise.hpp"
 #include "spindle/ops/rank.hpp"
+#include "spindle/ops/reduce.hpp"
 
 namespace spindle {
 namespace {
@@ -218,6 +221,66 @@ TEST(RankSteps, FusedStepRefusesWhatTheTwoCallsRefuseAndAliasedOutputs) {
   EXPECT_EQ(y[0], 0.0f);
   EXPECT_EQ(w[0], 0.0f);
   EXPECT_EQ(leak[0], 0.0f);
+}
+
+template <class T>
+void check_normalize(std::int64_t n, std::uint64_t seed, bool zero) {
+  const Vector<T> x = random_full<T>(n, seed);
+  Vector<T> y = zero ? Vector<T>(n, T(0)) : random_full<T>(n, seed + 1);
+  // The three ops power iteration used before, on the same backend.
+  Vector<T> y_old = y, sq;
+  ewise_mult(sq, Mask{}, Accum::none(), BinaryOp::Times, y_old, y_old, kCpu);
+  const T norm_old = std::sqrt(reduce(MonoidKind::Plus, sq, kCpu));
+  apply(y_old, Mask{}, Accum::none(),
+        Unary<T>::make(UnaryOp::DivByScalar, norm_old == T(0) ? T(1) : norm_old), y_old, kCpu);
+  const T change_old = l1_distance(y_old, x, kCpu);
+
+  NormalizedStep<T> s = normalize_and_distance(y, x, kCpu);
+  ASSERT_TRUE(s.norm.ready());
+  ASSERT_TRUE(s.change.ready());
+  const T norm = s.norm.get(), change = s.change.get();
+  EXPECT_EQ(std::memcmp(&norm, &norm_old, sizeof(T)), 0) << "norm, n " << n;
+  EXPECT_EQ(std::memcmp(&change, &change_old, sizeof(T)), 0) << "change, n " << n;
+  EXPECT_EQ(std::memcmp(y.data(), y_old.data(), sizeof(T) * n), 0) << "y, n " << n;
+  // And against double loops.
+  if (zero) {
+    EXPECT_EQ(norm, T(0));
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], T(0)) << "a vanished y stays 0";
+  } else {
+    const Vector<T> y0 = random_full<T>(n, seed + 1);
+    double ss = 0.0;
+    for (std::int64_t i = 0; i < n; ++i) ss += double(y0[i]) * double(y0[i]);
+    const double eps = std::is_same_v<T, float> ? 1e-6 : 1e-15;
+    EXPECT_NEAR(double(norm), std::sqrt(ss), 64 * eps * std::sqrt(ss));
+    double l1 = 0.0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double yi = double(y0[i]) / std::sqrt(ss);
+      ASSERT_NEAR(double(y[i]), yi, 128 * eps * std::fabs(yi) + 1e-30) << "entry " << i;
+      l1 += std::fabs(yi - double(x[i]));
+    }
+    EXPECT_NEAR(double(change), l1, 256 * eps * (l1 + n));
+  }
+}
+
+TEST(RankSteps, NormalizeAndDistanceGivesTheThreeOpsBits) {
+  for (std::int64_t n : {1, 9, 4096, 4097, 100003}) {
+    check_normalize<float>(n, 500 + n, false);
+    check_normalize<double>(n, 600 + n, false);
+  }
+  check_normalize<float>(1000, 7, true);
+  check_normalize<double>(1000, 8, true);
+}
+
+TEST(RankSteps, NormalizeAndDistanceRefusesHolesWrongSizesAndAliasing) {
+  Vector<float> x(10, 0.1f), y(10, 2.0f);
+  Vector<float> holes = x;
+  holes.remove(4);
+  EXPECT_THROW(normalize_and_distance(holes, x, kCpu), InvalidArgument);
+  EXPECT_THROW(normalize_and_distance(y, holes, kCpu), InvalidArgument);
+  Vector<float> nine(9, 1.0f);
+  EXPECT_THROW(normalize_and_distance(nine, x, kCpu), DimensionMismatch);
+  EXPECT_THROW(normalize_and_distance(y, y, kCpu), InvalidArgument);
+  EXPECT_EQ(y[0], 2.0f) << "a refused call writes nothing";
 }
 
 TEST(RankSteps, PendingScalarWaitsOnceAndKeepsItsValue) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file rank.hpp
-/// @brief Fused vector steps of random-walk iterations (PageRank, personalized PageRank): the
-/// per-iteration vector work around the one vxm, in two calls that keep every scalar on the
-/// device and read one back (the residual) for the stop test.
+/// @brief Fused vector steps of iterative methods: random-walk iterations (PageRank, personalized
+/// PageRank) and power iteration. The per-iteration vector work around the one product, in calls
+/// that keep every scalar on the device and read back only what the stop test needs.
 ///
 /// One damped step x -> x_new over a graph A (row i -> its out-neighbours) is
 ///   scale_and_leak(w, leak, x, scale)          w = x .* scale, leak(0) = sum of x where scale is 0
@@ -96,5 +96,23 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
                                              double t0, double t1, const Vector<T>* teleport,
                                              Vector<T>& w, const Vector<T>& scale,
                                              const Descriptor& desc = {});
+
+/// What normalize_and_distance hands back, both pending (on CUDA each is written to host memory
+/// by the kernel that sums it; get() waits for that kernel only).
+template <class T>
+struct NormalizedStep {
+  PendingScalar<T> norm;    ///< ||y||_2 before the division (0: y vanished and was left as it was)
+  PendingScalar<T> change;  ///< sum_i |y(i) - x(i)| after the division
+};
+
+/// Power iteration's step after its product, without a scalar on the host: y = y / ||y||_2 (y is
+/// left as it is when the norm is 0), then the L1 distance to the previous iterate x. The sums are
+/// deterministic (fixed tiles and order). On the CPU the results are the bits of
+///   norm = sqrt(reduce(plus, y .* y)); y = y / norm; change = l1_distance(y, x).
+/// y and x must be full (InvalidArgument otherwise) and of the same size (DimensionMismatch
+/// otherwise), and distinct. T: float or double.
+template <class T>
+NormalizedStep<T> normalize_and_distance(Vector<T>& y, const Vector<T>& x,
+                                         const Descriptor& desc = {});
 
 }  // namespace spindle
