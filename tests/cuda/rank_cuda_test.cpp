@@ -10,6 +10,8 @@
 
 #include "cuda_test_util.hpp"
 #include "spindle/algorithms/pagerank.hpp"
+#include "spindle/algorithms/power_iteration.hpp"
+#include "spindle/coo_builder.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/rank.hpp"
 
@@ -190,6 +192,112 @@ TEST(RankStepsCuda, PageRankStopsAtTheSameIterationWithTheSameRanksAsAFixedRun) 
   for (std::int64_t i = 0; i < A.rows(); ++i)
     l1 += std::fabs(double(conv.ranks[i]) - double(c.ranks[i]));
   EXPECT_LT(l1, 1e-5);
+}
+
+template <class T>
+void check_normalize(std::int64_t n, bool zero) {
+  const Vector<T> x = full_random<T>(n, 21);
+  const Vector<T> y0 = zero ? Vector<T>(n, T(0)) : full_random<T>(n, 22);
+  const Descriptor gpu = Descriptor().on(Device::Cuda), cpu = Descriptor().on(Device::Cpu);
+  Vector<T> y_gpu = y0, y_cpu = y0, y_again = y0;
+  T norm_gpu{}, change_gpu{};
+  {
+    cuda_test::PoisonOutputs poison;
+    NormalizedStep<T> s = normalize_and_distance(y_gpu, x, gpu);
+    norm_gpu = s.norm.get();
+    change_gpu = s.change.get();
+  }
+  NormalizedStep<T> c = normalize_and_distance(y_cpu, x, cpu);
+  const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+  EXPECT_NEAR(double(norm_gpu), double(c.norm.get()), tol * std::max(1.0, double(c.norm.get())))
+      << "norm, n " << n;
+  EXPECT_NEAR(double(change_gpu), double(c.change.get()),
+              tol * std::max(1.0, double(c.change.get())))
+      << "change, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(y_gpu, y_cpu, false)) << "y, n " << n;
+  if (zero) {
+    EXPECT_EQ(norm_gpu, T(0));
+  }
+  NormalizedStep<T> again = normalize_and_distance(y_again, x, gpu);
+  const T change_again = again.change.get();  // read out of order: the change first
+  const T norm_again = again.norm.get();
+  EXPECT_EQ(std::memcmp(&norm_again, &norm_gpu, sizeof(T)), 0) << "run to run, n " << n;
+  EXPECT_EQ(std::memcmp(&change_again, &change_gpu, sizeof(T)), 0) << "run to run, n " << n;
+  EXPECT_TRUE(cuda_test::same_result(y_again, y_gpu, true)) << "run to run, n " << n;
+}
+
+TEST(RankStepsCuda, NormalizeAndDistanceMatchesCpuAndRepeatsItsBits) {
+  SPINDLE_REQUIRE_CUDA();
+  for (std::int64_t n : {1, 255, 8192, 8193, 300001}) {
+    check_normalize<float>(n, false);
+    check_normalize<double>(n, false);
+  }
+  check_normalize<float>(5000, true);
+  check_normalize<double>(5000, true);
+}
+
+TEST(RankStepsCuda, PowerIterationStopsWhereAFixedRunEndsAndReadsTwoScalarsPerIteration) {
+  SPINDLE_REQUIRE_CUDA();
+  // Scalars read one iteration late: the converged answer must be a fixed run's of that length,
+  // to the bit, and the iterations must not read anything else.
+  const auto A = cuda_test::make_graph<std::int32_t, Pattern>(Family::PowerLaw, 20011, 20011, 8);
+  PowerIterationOptions o;
+  o.device = Device::Cuda;
+  o.centrality = true;
+  o.tol = 1e-8;  // networkx's threshold n * tol: 2e-4 here
+  o.max_iter = 500;
+  (void)power_iteration<float>(A, o);  // uploads and transposes once
+  reset_transfer_stats();
+  const auto conv = power_iteration<float>(A, o);
+  const TransferStats t = transfer_stats();
+  ASSERT_TRUE(conv.converged);
+  ASSERT_GT(conv.iterations, 3);
+  // Two per iteration queued (norm and change; the dropped iteration's included) and the three
+  // dot products of the final Rayleigh quotient and residual.
+  EXPECT_EQ(t.scalar_reads, 2u * static_cast<unsigned>(conv.iterations + 1) + 3u);
+  EXPECT_EQ(t.graph_uploads, 0u);
+
+  PowerIterationOptions fixed = o;
+  fixed.tol = 0.0;
+  fixed.max_iter = conv.iterations;
+  const auto f = power_iteration<float>(A, fixed);
+  EXPECT_EQ(f.iterations, conv.iterations);
+  EXPECT_EQ(f.last_change, conv.last_change);
+  EXPECT_EQ(f.eigenvalue, conv.eigenvalue);
+  ASSERT_EQ(f.vector.size(), conv.vector.size());
+  EXPECT_EQ(std::memcmp(f.vector.data(), conv.vector.data(), sizeof(float) * f.vector.size()), 0);
+
+  fixed.device = Device::Cpu;
+  const auto c = power_iteration<float>(A, fixed);
+  EXPECT_NEAR(c.eigenvalue, conv.eigenvalue, 1e-4 * std::fabs(c.eigenvalue));
+  double l1 = 0.0;
+  for (std::int64_t i = 0; i < A.rows(); ++i)
+    l1 += std::fabs(double(conv.vector[i]) - double(c.vector[i]));
+  EXPECT_LT(l1, 1e-4);
+}
+
+TEST(RankStepsCuda, PowerIterationReportsAVanishedIterate) {
+  SPINDLE_REQUIRE_CUDA();
+  // A directed path has a nilpotent adjacency: in plain mode without shift the iterate reaches 0.
+  const std::int32_t n = 6;
+  Coo<std::int32_t> coo;
+  coo.rows = coo.cols = n;
+  for (std::int32_t i = 0; i + 1 < n; ++i) {
+    coo.row.push_back(i);
+    coo.col.push_back(i + 1);
+  }
+  const auto A = build_graph<std::int32_t, Pattern>(std::move(coo));
+  PowerIterationOptions o;
+  o.device = Device::Cuda;
+  o.max_iter = 20;
+  const auto g = power_iteration<float>(A, o);
+  o.device = Device::Cpu;
+  const auto c = power_iteration<float>(A, o);
+  EXPECT_TRUE(g.vanished);
+  EXPECT_EQ(g.vanished, c.vanished);
+  EXPECT_EQ(g.iterations, c.iterations);
+  EXPECT_EQ(g.converged, c.converged);
+  for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(g.vector[i], 0.0f);
 }
 
 TEST(RankStepsCuda, PageRankIterationMovesNoVectorAndReadsOneScalar) {

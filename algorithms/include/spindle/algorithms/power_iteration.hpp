@@ -65,7 +65,9 @@ struct PowerIterationResult {
 /// Dominant eigenpair of the square graph's adjacency (M = A; Aᵀ in centrality mode).
 ///
 /// Per iteration: one mxv (plain) or vxm (centrality) with plus_times and the shift as an
-/// accumulated term, a reduce for the L2 norm, a scaling, and an L1 distance for the stop test.
+/// accumulated term, then one call (spindle/ops/rank.hpp: normalize_and_distance) for the L2 norm,
+/// the scaling and the L1 distance of the stop test, all on the device; its scalars are read one
+/// iteration late on CUDA.
 /// Degenerate inputs: 0 vertices gives an empty vector, eigenvalue 0, converged; a graph with no
 /// edges keeps the uniform vector in centrality mode (shift 1; eigenvalue 0). An iterate that
 /// becomes exactly 0 (nilpotent M without shift, e.g. plain mode on a graph without edges or
