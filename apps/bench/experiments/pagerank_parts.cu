@@ -6,14 +6,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "spindle/algorithms/pagerank.hpp"
+#include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
 #include "spindle/ops/apply.hpp"
+#include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/rank.hpp"
 #include "spindle/ops/reduce.hpp"
@@ -127,6 +130,41 @@ int main(int argc, char** argv) {
   };
   std::printf("whole run ms: set-up only (max_iter 0) %.3f | 1 iteration %.3f | tol 1e-6 %.3f\n",
               whole_ms(0, 0.0), whole_ms(1, 0.0), whole_ms(100, 1e-6));
+  // Power iteration (centrality: vxm), per iteration: the library's loop (difference of two fixed
+  // lengths) against its old sequence of ops with two scalar reads per iteration.
+  auto power_ms = [&](int iters) {
+    PowerIterationOptions po2;
+    po2.device = Device::Cuda;
+    po2.centrality = true;
+    po2.tol = 0.0;
+    po2.max_iter = iters;
+    (void)power_iteration<float>(A, po2);
+    std::vector<double> t;
+    for (int r = 0; r < 5; ++r) {
+      cudaDeviceSynchronize();
+      const auto t0 = Clock::now();
+      (void)power_iteration<float>(A, po2);
+      cudaDeviceSynchronize();
+      t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[2];
+  };
+  const double power_lib = (power_ms(40) - power_ms(20)) / 20.0;
+  Vector<float> px(n, 1.f / float(n)), py(n), sq(n);
+  const double power_old = per_call_ms(N, [&] {
+    apply(py, Mask{}, Accum::none(), Unary<float>::times(1.0f), px, desc);
+    vxm(py, Mask{}, Accum::plus(), pt, px, A, desc);
+    ewise_mult(sq, Mask{}, Accum::none(), BinaryOp::Times, py, py, desc);
+    float norm = std::sqrt(reduce(MonoidKind::Plus, sq, desc));
+    if (norm == 0.f) norm = 1.f;
+    apply(py, Mask{}, Accum::none(), Unary<float>::make(UnaryOp::DivByScalar, norm), py, desc);
+    (void)l1_distance(py, px, desc);
+    std::swap(px, py);
+  });
+  std::printf(
+      "power iteration (centrality) ms per iteration: library %.4f | old ops sequence %.4f\n",
+      power_lib, power_old);
   Descriptor forced = desc;
   forced.mxv_kernel = MxvKernel::Cusparse;
   const double t_cus = per_call_ms(N, [&] { vxm(x_new, Mask{}, Accum::none(), pt, w, A, forced); });
