@@ -3,8 +3,10 @@
 // element-wise kernel that also writes per-tile partial sums, and one single-block kernel that
 // folds the partials in a fixed order (deterministic, no atomics). The leak stays on the device
 // (a 1-element vector read by the next call's kernel); only the residual is read back. The fused
-// step's finish kernel writes it straight into mapped pinned host memory, with an event behind it
-// that the PendingScalar waits on, so nothing else waits and no copy sits between two kernels.
+// steps (teleport_residual_and_scale; normalize_and_distance, two element-wise kernels and two
+// finishes) have their finish kernels write their scalars straight into mapped pinned host
+// memory, each with an event behind it that its PendingScalar waits on: nothing else waits and no
+// copy sits between two kernels.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -188,23 +190,29 @@ __global__ void __launch_bounds__(kReduceThreads)
 
 std::int64_t tiles_of(std::int64_t n) { return (n + kReduceTile - 1) / kReduceTile; }
 
-/// Mapped pinned host slots, each with an event, for scalars a kernel writes straight to the host
-/// (no copy queued between the kernel and the next one). Slots come in pages of kSlotsPerPage (one
-/// pinned allocation, since pinning costs far more than a slot) and go back to the free list when
-/// their PendingScalar is done with them. The pool is immortal, like the context, so slots held
-/// at exit stay valid.
+/// Pinned host slots, each with an event, for scalars a kernel writes straight to the host: the
+/// slots are mapped, so no copy sits on the stream between that kernel and the next one (a device
+/// that cannot map host memory gets a device-side slot and a 16-byte copy instead). Slots come in
+/// pages of kSlotsPerPage (one pinned allocation, since pinning costs far more than a slot) and go
+/// back to the free list when their PendingScalar is done with them. release_device_resources()
+/// frees the pages and events once every slot is back; a pool with a slot still out keeps them.
 class ReadbackSlots {
  public:
   struct Slot {
-    void* host = nullptr;    // kSlotBytes of mapped pinned memory
-    void* device = nullptr;  // the same bytes as the device addresses them
+    void* host = nullptr;    // kSlotBytes of pinned host memory
+    void* device = nullptr;  // what the kernel writes: the same bytes mapped, or device memory
     cudaEvent_t done = nullptr;
+    bool copy = false;  // device is not host: copy it to host before the event
   };
   static constexpr std::size_t kSlotBytes = 16;  // a double, aligned
   static constexpr int kSlotsPerPage = 64;
 
   static ReadbackSlots& get() {
-    static auto* pool = new ReadbackSlots();
+    static auto* pool = [] {  // immortal, like the context
+      auto* p = new ReadbackSlots();
+      on_release(&ReadbackSlots::release);  // here, not under mutex_: release() takes it
+      return p;
+    }();
     return *pool;
   }
   Slot take() {
@@ -214,27 +222,78 @@ class ReadbackSlots {
     free_.pop_back();
     return s;
   }
+  /// Never allocates (grow() reserved room for every slot): it runs inside destructors.
   void give_back(const Slot& s) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     free_.push_back(s);
   }
+  /// The on_release hook: frees everything when no slot is out.
+  static void release() noexcept {
+    ReadbackSlots& p = get();
+    std::lock_guard<std::mutex> lock(p.mutex_);
+    if (p.free_.size() != p.total_) return;
+    for (const Slot& s : p.free_) cudaEventDestroy(s.done);
+    for (const Page& pg : p.pages_) {
+      cudaFreeHost(pg.host);
+      if (pg.device_owned) cudaFree(pg.device);
+    }
+    std::vector<Slot>().swap(p.free_);
+    std::vector<Page>().swap(p.pages_);
+    p.total_ = 0;
+    cudaGetLastError();
+  }
 
  private:
+  struct Page {
+    void* host = nullptr;
+    void* device = nullptr;
+    bool device_owned = false;
+  };
   void grow() {
-    void* page = nullptr;
-    SPINDLE_CUDA_CHECK(cudaHostAlloc(&page, kSlotBytes * kSlotsPerPage, cudaHostAllocMapped));
-    void* dpage = nullptr;
-    SPINDLE_CUDA_CHECK(cudaHostGetDevicePointer(&dpage, page, 0));
+    free_.reserve(total_ + kSlotsPerPage);
+    pages_.reserve(pages_.size() + 1);
+    int dev = 0, can_map = 0;
+    SPINDLE_CUDA_CHECK(cudaGetDevice(&dev));
+    SPINDLE_CUDA_CHECK(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, dev));
+    const std::size_t bytes = kSlotBytes * kSlotsPerPage;
+    Page pg;
+    std::vector<cudaEvent_t> events;
+    events.reserve(kSlotsPerPage);
+    SPINDLE_CUDA_CHECK(
+        cudaHostAlloc(&pg.host, bytes, can_map ? cudaHostAllocMapped : cudaHostAllocDefault));
+    try {
+      if (can_map != 0) {
+        SPINDLE_CUDA_CHECK(cudaHostGetDevicePointer(&pg.device, pg.host, 0));
+      } else {
+        SPINDLE_CUDA_CHECK(cudaMalloc(&pg.device, bytes));
+        pg.device_owned = true;
+      }
+      for (int i = 0; i < kSlotsPerPage; ++i) {
+        cudaEvent_t e = nullptr;
+        SPINDLE_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        events.push_back(e);
+      }
+    } catch (...) {
+      for (cudaEvent_t e : events) cudaEventDestroy(e);
+      if (pg.device_owned) cudaFree(pg.device);
+      cudaFreeHost(pg.host);
+      throw;
+    }
     for (int i = 0; i < kSlotsPerPage; ++i) {
       Slot s;
-      s.host = static_cast<char*>(page) + kSlotBytes * i;
-      s.device = static_cast<char*>(dpage) + kSlotBytes * i;
-      SPINDLE_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+      s.host = static_cast<char*>(pg.host) + kSlotBytes * i;
+      s.device = static_cast<char*>(pg.device) + kSlotBytes * i;
+      s.done = events[static_cast<std::size_t>(i)];
+      s.copy = pg.device_owned;
       free_.push_back(s);
     }
+    pages_.push_back(pg);
+    total_ += kSlotsPerPage;
   }
   std::mutex mutex_;
   std::vector<Slot> free_;
+  std::vector<Page> pages_;
+  std::size_t total_ = 0;
 };
 
 /// A slot for one T that `write` (given the slot's device address) fills on `stream`, and the
@@ -249,6 +308,10 @@ PendingScalar<T> read_back_later(cudaStream_t stream, Write&& write) {
   const ReadbackSlots::Slot slot = pool.take();
   try {
     write(static_cast<T*>(slot.device));
+    if (slot.copy) {
+      SPINDLE_CUDA_CHECK(
+          cudaMemcpyAsync(slot.host, slot.device, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    }
     SPINDLE_CUDA_CHECK(cudaEventRecord(slot.done, stream));
   } catch (...) {
     cudaStreamSynchronize(stream);  // a kernel already queued may still write the slot
@@ -257,10 +320,11 @@ PendingScalar<T> read_back_later(cudaStream_t stream, Write&& write) {
     throw;
   }
   count_scalar_read();
+  // A fault in the kernels of a scalar dropped unread surfaces at the next checked call, not here:
+  // the deleter runs in destructors and only waits before the slot is reused.
   auto holder = std::shared_ptr<ReadbackSlots::Slot>(new ReadbackSlots::Slot(slot),
                                                      [](ReadbackSlots::Slot* s) {
                                                        cudaEventSynchronize(s->done);
-                                                       cudaGetLastError();
                                                        ReadbackSlots::get().give_back(*s);
                                                        delete s;
                                                      });

@@ -22,10 +22,10 @@
 /// in one pass, and hands the residual back as a PendingScalar: the loop queues its next step
 /// before it reads this one's residual, so the device never waits for the host's stop test.
 ///
-/// On CUDA each call is one element-wise kernel plus a one-block finish; nothing goes to the host
-/// but the residual. On the CPU the same values are computed with the fixed-block summation of
-/// reduce(), so results are deterministic for any thread count on both backends, and the fused
-/// call gives the same bits as the two calls it replaces.
+/// On CUDA each call is one or two element-wise kernels, each followed by a small finish kernel;
+/// nothing goes to the host but the scalars the stop test reads. On the CPU the same values are
+/// computed with the fixed-block summation of reduce(), so results are deterministic for any thread
+/// count on both backends, and the fused call gives the same bits as the two calls it replaces.
 
 #include <functional>
 #include <optional>
@@ -45,14 +45,15 @@ class PendingScalar {
   PendingScalar() = default;
   /// A value known already.
   explicit PendingScalar(T value) : value_(value) {}
-  /// A value that wait() delivers (called at most once, by the first get()).
+  /// A value that wait() delivers: the first get() calls it (again on the next get() if it threw).
   explicit PendingScalar(std::function<T()> wait) : wait_(std::move(wait)) {}
 
   /// True when there is a scalar, known or pending.
   bool valid() const noexcept { return value_.has_value() || static_cast<bool>(wait_); }
   /// True when get() will not wait.
   bool ready() const noexcept { return value_.has_value(); }
-  /// The value (the first call on a pending scalar waits for it).
+  /// The value (the first call on a pending scalar waits for it; on CUDA it throws DeviceError when
+  /// the work producing it failed). Not for concurrent use on one object.
   T get() {
     if (!value_) {
       value_ = wait_();
