@@ -159,7 +159,8 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   // Nothing is read back but the residual, and that read waits: on CUDA iteration k + 1 is queued
   // before k's residual is read, so the device never idles for the host's stop test. When k's
   // residual stops the loop, iteration k + 1 has run for nothing and its ranks are dropped: one
-  // extra product per run, against a host round trip saved on every iteration.
+  // extra product per run, against a host round trip saved on every iteration. (A failure in that
+  // extra iteration, out of device memory say, fails the run.)
   if (max_iter > 0) scale_and_leak(w, leak, x, inv, desc);
   PendingScalar<T> unread;  // the previous iteration's residual, when it is not read yet
   for (int it = 1; it <= max_iter; ++it) {

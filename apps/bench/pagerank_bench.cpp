@@ -6,10 +6,12 @@
 /// with cuSPARSE's SpMV (the baseline; the fused vector steps are shared), and the CPU backend
 /// as the check (L1 distance of the ranks after the same number of iterations).
 ///
-/// Per-iteration time: wall clock between the on_iteration callbacks of a fixed-length run (each
-/// iteration ends with its one scalar read, so the device is idle at each callback); median over
-/// the iterations of every run after the first. Whole run: the default stop rule (tol 1e-6, at
-/// most 100 iterations), graph already resident, median of the runs.
+/// Per-iteration time: wall clock between the on_iteration callbacks of a fixed-length run; median
+/// over the iterations of every run after the first. On CUDA the callback for iteration k comes
+/// when k's residual arrives, with k + 1 already queued, so the interval between callbacks is the
+/// device's time per iteration (steps that keep the device busy count, host gaps would too). Whole
+/// run: the default stop rule (tol 1e-6, at most 100 iterations), graph already resident, median of
+/// the runs.
 ///
 /// Usage: spindle_bench_pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]
 ///                               [--no-check] [--json FILE]

@@ -93,7 +93,8 @@ template <class T>
 struct PageRankResult {
   /// rank of every vertex (full vector, internal ids).
   Vector<T> ranks;
-  /// Number of iterations (rank updates) performed.
+  /// Number of iterations (rank updates) whose result counts (on CUDA one more may have run after
+  /// the stopping one and been dropped).
   int iterations = 0;
   /// Tuning mode's winner (tune_summary), empty when no tuning ran.
   std::string tuned;

@@ -47,7 +47,8 @@ struct PowerIterationResult {
   Vector<T> vector;
   /// Rayleigh quotient xᵀMx of the final iterate (x has unit L2 norm), shift removed.
   double eigenvalue = 0.0;
-  /// Iterations performed.
+  /// Iterations whose result counts (on CUDA one more may have run after the stopping one and
+  /// been dropped).
   int iterations = 0;
   /// ‖Mx − λx‖₂ of the final iterate: how good an eigenpair (x, λ) is.
   double residual = 0.0;
@@ -66,8 +67,9 @@ struct PowerIterationResult {
 ///
 /// Per iteration: one mxv (plain) or vxm (centrality) with plus_times and the shift as an
 /// accumulated term, then one call (spindle/ops/rank.hpp: normalize_and_distance) for the L2 norm,
-/// the scaling and the L1 distance of the stop test, all on the device; its scalars are read one
-/// iteration late on CUDA.
+/// the scaling and the L1 distance of the stop test; on CUDA all of it stays on the device and its
+/// two scalars are read one iteration late (the iteration after the stopping one runs and is
+/// dropped).
 /// Degenerate inputs: 0 vertices gives an empty vector, eigenvalue 0, converged; a graph with no
 /// edges keeps the uniform vector in centrality mode (shift 1; eigenvalue 0). An iterate that
 /// becomes exactly 0 (nilpotent M without shift, e.g. plain mode on a graph without edges or
