@@ -217,6 +217,13 @@ TEST(RankSteps, FusedStepRefusesWhatTheTwoCallsRefuseAndAliasedOutputs) {
   EXPECT_THROW(step(y, x, leak, nullptr, w, w), InvalidArgument);  // w is scale
   EXPECT_THROW(step(y, x, leak, &w, w, s), InvalidArgument);       // w is the teleport
   EXPECT_THROW(step(y, x, leak, nullptr, x, s), InvalidArgument);  // w is x
+  Vector<float> one(1, 0.0f), x1(1, 0.5f), s1(1, 1.0f), w1(1, 0.0f), l1(1, 0.0f);
+  auto step1 = [&](Vector<float>& yy, Vector<float>& ll, Vector<float>& ww) {
+    return teleport_residual_and_scale<float>(yy, x1, ll, 0.1, 0.1, nullptr, ww, s1, kCpu);
+  };
+  EXPECT_THROW(step1(one, one, w1), InvalidArgument);  // leak is x_new (n = 1)
+  EXPECT_THROW(step1(one, l1, l1), InvalidArgument);   // w is leak
+  EXPECT_THROW(step1(one, l1, one), InvalidArgument);  // w is x_new
   // Nothing was written by the refused calls.
   EXPECT_EQ(y[0], 0.0f);
   EXPECT_EQ(w[0], 0.0f);
