@@ -10,9 +10,21 @@
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
+#include "spindle/ops/assign.hpp"
+#include "spindle/vector.hpp"
 
 namespace spindle {
 namespace detail {
+
+/// A full vector of n entries equal to `value`, filled where desc runs: on CUDA on the device, so
+/// the constant is never uploaded (a Vector built with a fill value lives on the host, and its
+/// first use on the device copies 4 or 8 bytes a vertex over PCIe).
+template <class T>
+Vector<T> filled(std::int64_t n, T value, const Descriptor& desc) {
+  Vector<T> v(n);
+  assign(v, Mask{}, Accum::none(), value, desc);
+  return v;
+}
 
 /// The descriptor every op of one algorithm call uses: the device is resolved once so that all
 /// ops (and the dense gemm) agree on where the data lives.
