@@ -23,25 +23,50 @@
 namespace spindle::detail::cuda {
 namespace {
 
-/// Elements of tile blockIdx.x, thread-strided (coalesced); the order depends only on the
-/// constants kReduceTile / kReduceThreads, never on the device.
-template <class T>
-__global__ void __launch_bounds__(kReduceThreads)
-    scale_leak_kernel(std::int64_t n, const T* __restrict__ x, const T* __restrict__ s,
-                      T* __restrict__ w, T* __restrict__ part) {
-  const std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
-  const std::int64_t t1 = min(t0 + kReduceTile, n);
+/// One tile's sum: term(i) for the elements of tile blockIdx.x, thread-strided (coalesced), then
+/// the block's fixed tree, written to part[blockIdx.x]. The order depends only on the constants
+/// kReduceTile / kReduceThreads, never on the device. term may also write element i's outputs.
+template <class T, class Term>
+__device__ __forceinline__ void tile_sum(std::int64_t n, T* __restrict__ part, Term term) {
+  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
+  const std::int64_t b1 = min(b0 + kReduceTile, n);
   T acc = T(0);
-  for (std::int64_t i = t0 + threadIdx.x; i < t1; i += kReduceThreads) {
-    const T xi = x[i];
-    const T si = s[i];
-    w[i] = xi * si;
-    if (si == T(0)) acc += xi;
-  }
+  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) acc += term(i);
   const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
   if (threadIdx.x == 0) part[blockIdx.x] = r.v;
 }
 
+/// The sum of part[0..tiles) for one block: contiguous runs per thread, then a fixed tree (the
+/// result is in thread 0).
+template <class T>
+__device__ __forceinline__ T parts_sum(const T* __restrict__ part, std::int64_t tiles) {
+  const std::int64_t per = (tiles + kReduceThreads - 1) / kReduceThreads;
+  const std::int64_t i0 = threadIdx.x * per;
+  const std::int64_t i1 = min(i0 + per, tiles);
+  T acc = T(0);
+  for (std::int64_t i = i0; i < i1; ++i) acc += part[i];
+  return block_combine(MonoidKind::Plus, Partial<T>{acc, true}).v;
+}
+
+template <class T>
+__device__ __forceinline__ T abs_diff(T a, T b) {
+  return a < b ? b - a : a - b;
+}
+
+/// w = x .* s; the tile's sum of x where s is 0 -> part.
+template <class T>
+__global__ void __launch_bounds__(kReduceThreads)
+    scale_leak_kernel(std::int64_t n, const T* __restrict__ x, const T* __restrict__ s,
+                      T* __restrict__ w, T* __restrict__ part) {
+  tile_sum(n, part, [&](std::int64_t i) {
+    const T xi = x[i];
+    const T si = s[i];
+    w[i] = xi * si;
+    return si == T(0) ? xi : T(0);  // acc + 0 is acc: the bits of skipping the term
+  });
+}
+
+/// y = (y if present, else 0) + c * (p or 1); the tile's sum of |y - x| -> part.
 template <class T>
 __global__ void __launch_bounds__(kReduceThreads)
     teleport_residual_kernel(std::int64_t n, const T* __restrict__ x, T* __restrict__ y,
@@ -49,18 +74,12 @@ __global__ void __launch_bounds__(kReduceThreads)
                              const T* __restrict__ leak, double t0, double t1,
                              T* __restrict__ part) {
   const T c = static_cast<T>(t0 + t1 * static_cast<double>(*leak));
-  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
-  const std::int64_t b1 = min(b0 + kReduceTile, n);
-  T acc = T(0);
-  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) {
+  tile_sum(n, part, [&](std::int64_t i) {
     const T yi = (y_present == nullptr || y_present[i] != 0) ? y[i] : T(0);
     const T v = yi + (p != nullptr ? c * p[i] : c);
     y[i] = v;
-    const T xi = x[i];
-    acc += v < xi ? xi - v : v - xi;
-  }
-  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
-  if (threadIdx.x == 0) part[blockIdx.x] = r.v;
+    return abs_diff(v, x[i]);
+  });
 }
 
 /// teleport_residual_kernel and then scale_leak_kernel over its output, element by element: the
@@ -101,7 +120,7 @@ __global__ void __launch_bounds__(kReduceThreads)
       if (i < b1) {
         const T v = yv[j] + (p != nullptr ? c * pv[j] : c);
         y[i] = v;
-        res += v < xv[j] ? xv[j] - v : v - xv[j];
+        res += abs_diff(v, xv[j]);
         w[i] = v * sv[j];
         if (sv[j] == T(0)) lost += v;
       }
@@ -116,38 +135,27 @@ __global__ void __launch_bounds__(kReduceThreads)
   }
 }
 
-/// Tile blockIdx.x's sum of y(i)^2 (thread-strided, then the block's fixed tree) -> part.
+/// The tile's sum of y(i)^2 -> part.
 template <class T>
 __global__ void __launch_bounds__(kReduceThreads)
     sum_squares_kernel(std::int64_t n, const T* __restrict__ y, T* __restrict__ part) {
-  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
-  const std::int64_t b1 = min(b0 + kReduceTile, n);
-  T acc = T(0);
-  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) {
+  tile_sum(n, part, [&](std::int64_t i) {
     const T yi = y[i];
-    acc += yi * yi;
-  }
-  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
-  if (threadIdx.x == 0) part[blockIdx.x] = r.v;
+    return yi * yi;
+  });
 }
 
-/// y(i) = y(i) / *divisor, and tile blockIdx.x's sum of |y(i) - x(i)| -> part.
+/// y(i) = y(i) / *divisor; the tile's sum of |y(i) - x(i)| -> part.
 template <class T>
 __global__ void __launch_bounds__(kReduceThreads)
     divide_distance_kernel(std::int64_t n, T* __restrict__ y, const T* __restrict__ x,
                            const T* __restrict__ divisor, T* __restrict__ part) {
   const T d = *divisor;
-  const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * kReduceTile;
-  const std::int64_t b1 = min(b0 + kReduceTile, n);
-  T acc = T(0);
-  for (std::int64_t i = b0 + threadIdx.x; i < b1; i += kReduceThreads) {
+  tile_sum(n, part, [&](std::int64_t i) {
     const T v = y[i] / d;
     y[i] = v;
-    const T xi = x[i];
-    acc += v < xi ? xi - v : v - xi;
-  }
-  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
-  if (threadIdx.x == 0) part[blockIdx.x] = r.v;
+    return abs_diff(v, x[i]);
+  });
 }
 
 /// *out = sum of part[0..tiles) (one block: contiguous runs per thread, then a fixed tree). With
@@ -160,13 +168,8 @@ __global__ void __launch_bounds__(kReduceThreads)
     part += tiles;
     out = out1;
   }
-  const std::int64_t per = (tiles + kReduceThreads - 1) / kReduceThreads;
-  const std::int64_t i0 = threadIdx.x * per;
-  const std::int64_t i1 = min(i0 + per, tiles);
-  T acc = T(0);
-  for (std::int64_t i = i0; i < i1; ++i) acc += part[i];
-  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
-  if (threadIdx.x == 0) *out = r.v;
+  const T sum = parts_sum(part, tiles);
+  if (threadIdx.x == 0) *out = sum;
 }
 
 /// The L2 norm from the squares' partials: *norm = sqrt(sum), *divisor = the norm, or 1 when it
@@ -175,14 +178,9 @@ template <class T>
 __global__ void __launch_bounds__(kReduceThreads)
     norm_finish_kernel(const T* __restrict__ part, std::int64_t tiles, T* __restrict__ norm,
                        T* __restrict__ divisor) {
-  const std::int64_t per = (tiles + kReduceThreads - 1) / kReduceThreads;
-  const std::int64_t i0 = threadIdx.x * per;
-  const std::int64_t i1 = min(i0 + per, tiles);
-  T acc = T(0);
-  for (std::int64_t i = i0; i < i1; ++i) acc += part[i];
-  const Partial<T> r = block_combine(MonoidKind::Plus, Partial<T>{acc, true});
+  const T sum = parts_sum(part, tiles);
   if (threadIdx.x == 0) {
-    const T v = sqrt(r.v);
+    const T v = sqrt(sum);
     *norm = v;
     *divisor = v == T(0) ? T(1) : v;
   }
