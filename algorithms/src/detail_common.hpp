@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "spindle/descriptor.hpp"
 #include "spindle/error.hpp"
@@ -24,6 +25,37 @@ Vector<T> filled(std::int64_t n, T value, const Descriptor& desc) {
   Vector<T> v(n);
   assign(v, Mask{}, Accum::none(), value, desc);
   return v;
+}
+
+/// Iterations 1..max_iter of a loop whose stop test reads scalars the device computes, without
+/// the device ever waiting for that test. step(it) queues iteration it and returns its pending
+/// scalars (a PendingScalar or a struct of them: valid(), ready()); finish(k, pending) reads
+/// iteration k's, records them and returns true to stop after k; undo() makes iteration it - 1's
+/// result current again. Scalars that are ready at once (the CPU backend) are read at once; pending
+/// ones (CUDA) are read after the next iteration is queued, and when they stop the loop that next
+/// iteration is dropped with undo(): one extra iteration per run, against a host round trip saved
+/// on every iteration (a failure in the extra one fails the run).
+template <class Step, class Finish, class Undo>
+void iterate_reading_late(int max_iter, Step&& step, Finish&& finish, Undo&& undo) {
+  using Pending = decltype(step(1));
+  Pending unread;  // the previous iteration's scalars, while they are not read yet
+  for (int it = 1; it <= max_iter; ++it) {
+    Pending now = step(it);
+    if (unread.valid()) {
+      Pending previous = std::move(unread);
+      unread = Pending();
+      if (finish(it - 1, previous)) {
+        undo();
+        return;
+      }
+    }
+    if (!now.ready()) {
+      unread = std::move(now);
+    } else if (finish(it, now)) {
+      return;
+    }
+  }
+  if (unread.valid()) finish(max_iter, unread);
 }
 
 /// The descriptor every op of one algorithm call uses: the device is resolved once so that all

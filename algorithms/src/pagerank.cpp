@@ -145,44 +145,29 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     result.tuned = tune_summary(tune_mxv<semiring::plus_times<T>>(A.transpose(), topt));
   }
 
-  // Records iteration k's residual; true when the loop should stop after it. An exact fixed point
-  // (residual 0) has converged whatever the tolerance, tol 0 included.
-  auto finish = [&](int k, double residual) {
-    result.residual = residual;
-    result.iterations = k;
-    if (o.on_iteration) o.on_iteration(k, residual);
-    result.converged = residual < threshold || residual == 0.0;
-    return result.converged && preset != PageRankPreset::Boost;
-  };
   // Iteration k: x_new = A^T w, then one fused pass completes x_new (teleport, dangling rank),
   // takes the L1 residual and already computes the next w = alpha x_new ./ outdeg and leak.
-  // Nothing is read back but the residual, and that read waits: on CUDA iteration k + 1 is queued
-  // before k's residual is read, so the device never idles for the host's stop test. When k's
-  // residual stops the loop, iteration k + 1 has run for nothing and its ranks are dropped: one
-  // extra product per run, against a host round trip saved on every iteration. (A failure in that
-  // extra iteration, out of device memory say, fails the run.)
+  // Nothing is read back but the residual, one iteration late on CUDA (iterate_reading_late).
   if (max_iter > 0) scale_and_leak(w, leak, x, inv, desc);
-  PendingScalar<T> unread;  // the previous iteration's residual, when it is not read yet
-  for (int it = 1; it <= max_iter; ++it) {
-    vxm(x_new, Mask{}, Accum::none(), plus_times, w, A, desc);
-    PendingScalar<T> r = teleport_residual_and_scale(x_new, x, leak, t0, t1,
-                                                     personalized ? &p : nullptr, w, inv, desc);
-    std::swap(x, x_new);  // x: iteration it's ranks; x_new: iteration it - 1's
-    if (unread.valid()) {
-      const double previous = static_cast<double>(unread.get());
-      unread = PendingScalar<T>();
-      if (finish(it - 1, previous)) {
-        std::swap(x, x_new);  // the answer is iteration it - 1's ranks
-        break;
-      }
-    }
-    if (!r.ready()) {
-      unread = std::move(r);
-    } else if (finish(it, static_cast<double>(r.get()))) {
-      break;
-    }
-  }
-  if (unread.valid()) finish(max_iter, static_cast<double>(unread.get()));
+  detail::iterate_reading_late(
+      max_iter,
+      [&](int) {
+        vxm(x_new, Mask{}, Accum::none(), plus_times, w, A, desc);
+        PendingScalar<T> r = teleport_residual_and_scale(x_new, x, leak, t0, t1,
+                                                         personalized ? &p : nullptr, w, inv, desc);
+        std::swap(x, x_new);  // x: this iteration's ranks; x_new: the previous ones
+        return r;
+      },
+      [&](int k, PendingScalar<T>& r) {
+        const double residual = static_cast<double>(r.get());
+        result.residual = residual;
+        result.iterations = k;
+        if (o.on_iteration) o.on_iteration(k, residual);
+        // An exact fixed point (residual 0) has converged whatever the tolerance, tol 0 included.
+        result.converged = residual < threshold || residual == 0.0;
+        return result.converged && preset != PageRankPreset::Boost;
+      },
+      [&] { std::swap(x, x_new); });
   if (max_iter == 0) result.converged = false;
   result.ranks = std::move(x);
   return result;

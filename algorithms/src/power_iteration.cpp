@@ -55,40 +55,27 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
   Vector<T> y(n);
   Vector<T> scratch(n);
 
-  // Records iteration k's norm and change; true when the stop test is met.
-  auto finish = [&](int k, NormalizedStep<T>& step) {
-    // networkx: `math.hypot(...) or 1`: a zero iterate was left at 0 and stays there.
-    if (step.norm.get() == T(0)) result.vanished = true;
-    result.last_change = static_cast<double>(step.change.get());
-    result.iterations = k;
-    result.converged = result.last_change < threshold || result.last_change == 0.0;
-    return result.converged;
-  };
   // Iteration k: y = s x + M x (the shift rides on the accumulator, so M + sI is never formed),
-  // then one call normalizes y on the device and measures the change. Its two scalars are read
-  // one iteration late on CUDA (k's after k + 1 is queued), so the device never waits for the
-  // stop test; the iteration after the stopping one runs for nothing and is dropped.
-  NormalizedStep<T> unread;  // the previous iteration's scalars, when they are not read yet
-  for (int it = 1; it <= o.max_iter; ++it) {
-    apply(y, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(shift)), x, desc);
-    multiply_accumulate(y, A, x, transpose, desc);
-    NormalizedStep<T> step = normalize_and_distance(y, x, desc);
-    std::swap(x, y);  // x: iteration it's iterate; y: iteration it - 1's
-    if (unread.change.valid()) {
-      const bool stop = finish(it - 1, unread);
-      unread = NormalizedStep<T>();
-      if (stop) {
-        std::swap(x, y);  // the answer is iteration it - 1's iterate
-        break;
-      }
-    }
-    if (!step.change.ready()) {
-      unread = std::move(step);
-    } else if (finish(it, step)) {
-      break;
-    }
-  }
-  if (unread.change.valid()) finish(o.max_iter, unread);
+  // then one call normalizes y on the device and measures the change; its two scalars are read one
+  // iteration late on CUDA (iterate_reading_late).
+  detail::iterate_reading_late(
+      o.max_iter,
+      [&](int) {
+        apply(y, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(shift)), x, desc);
+        multiply_accumulate(y, A, x, transpose, desc);
+        NormalizedStep<T> step = normalize_and_distance(y, x, desc);
+        std::swap(x, y);  // x: this iteration's iterate; y: the previous one
+        return step;
+      },
+      [&](int k, NormalizedStep<T>& step) {
+        // networkx: `math.hypot(...) or 1`: a zero iterate was left at 0 and stays there.
+        if (step.norm.get() == T(0)) result.vanished = true;
+        result.last_change = static_cast<double>(step.change.get());
+        result.iterations = k;
+        result.converged = result.last_change < threshold || result.last_change == 0.0;
+        return result.converged;
+      },
+      [&] { std::swap(x, y); });
 
   // Rayleigh quotient and residual of the final iterate with the unshifted M.
   Vector<T> mx = detail::filled(n, T(0), desc);

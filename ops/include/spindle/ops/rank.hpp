@@ -104,6 +104,11 @@ template <class T>
 struct NormalizedStep {
   PendingScalar<T> norm;    ///< ||y||_2 before the division (0: y vanished and was left as it was)
   PendingScalar<T> change;  ///< sum_i |y(i) - x(i)| after the division
+
+  /// True when there are scalars, known or pending.
+  bool valid() const noexcept { return norm.valid() && change.valid(); }
+  /// True when reading them will not wait.
+  bool ready() const noexcept { return norm.ready() && change.ready(); }
 };
 
 /// Power iteration's step after its product, without a scalar on the host: y = y / ||y||_2 (y is
