@@ -7,6 +7,7 @@
 // finishes) have their finish kernels write their scalars straight into mapped pinned host
 // memory, each with an event behind it that its PendingScalar waits on: nothing else waits and no
 // copy sits between two kernels.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -370,21 +371,19 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   const VecOut<T> dy = device_out(x_new, true, false);
   const std::uint8_t* y_present = dy.old_full ? nullptr : dy.presence;
   const std::int64_t tiles = tiles_of(n);
-  auto* ws = static_cast<T*>(ctx.scratch(static_cast<std::size_t>(tiles + 1) * sizeof(T)));
-  T* out = ws + tiles;
+  auto* part = static_cast<T*>(
+      ctx.scratch(static_cast<std::size_t>(std::max<std::int64_t>(tiles, 1)) * sizeof(T)));
   if (tiles > 0) {
     teleport_residual_kernel<T><<<static_cast<unsigned>(tiles), kReduceThreads, 0, ctx.stream>>>(
-        n, dx.values, dy.values, y_present, dp, dl.values, t0, t1, ws);
+        n, dx.values, dy.values, y_present, dp, dl.values, t0, t1, part);
     SPINDLE_CUDA_CHECK_LAUNCH("teleport_residual_kernel");
   }
-  sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(ws, tiles, out);
-  SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  PendingScalar<T> residual = read_back_later<T>(ctx.stream, [&](T* slot) {
+    sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot);
+    SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  });
   mark_written(x_new, true);
-  T result{};
-  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&result, out, sizeof(T), cudaMemcpyDeviceToHost, ctx.stream));
-  ctx.synchronize();
-  count_scalar_read();
-  return result;
+  return residual.get();  // this call's contract: the residual now
 }
 
 template <class T>
@@ -404,7 +403,8 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   const VecOut<T> dl = device_out(leak, true, false);
   const VecOut<T> dw = device_out(w, false, false);
   const std::int64_t tiles = tiles_of(n);
-  auto* part = static_cast<T*>(ctx.scratch(static_cast<std::size_t>(2 * tiles + 1) * sizeof(T)));
+  auto* part = static_cast<T*>(
+      ctx.scratch(static_cast<std::size_t>(std::max<std::int64_t>(2 * tiles, 1)) * sizeof(T)));
   if (tiles > 0) {
     teleport_residual_scale_kernel<T>
         <<<static_cast<unsigned>(tiles), kReduceThreads, 0, ctx.stream>>>(
