@@ -19,6 +19,7 @@
 //     -Xcompiler -fopenmp apps/bench/experiments/mxv_variants.cu build/test/libspindle.a
 //     -lcusparse -o mxv_variants
 // Run: ./mxv_variants rmat22 uniform22 [--only ideal,split,rowblock,nnz_split] [--reps 30]
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -34,6 +35,7 @@
 #include "spindle/spindle.hpp"
 
 using namespace spindle;
+namespace cg = cooperative_groups;
 using spindle::detail::cuda::ld_gather;
 using spindle::detail::cuda::ld_stream;
 
@@ -404,12 +406,16 @@ __global__ void __launch_bounds__(WARPS * 32, 1024 / (WARPS * 32))
 // warphot2: warphot with the minimum blocks per SM as a parameter (register cap) and, with PF,
 // the next task's descriptor and column indices loaded before the current task's gathers are
 // consumed (one task of software pipelining).
-template <int WARPS, int WB, bool kPat, int MINB, bool PF>
+//
+// With CS > 0 (a thread block cluster of CS blocks, Hopper's distributed shared memory) the band
+// of columns [hs, hs + CS * hs1) after the block's own copy of the hottest hs is spread over the
+// cluster's blocks: column hs + t lives in block t % CS at t / CS, read with ld.shared::cluster.
+template <int WARPS, int WB, bool kPat, int MINB, bool PF, int CS = 0>
 __global__ void __launch_bounds__(WARPS * 32, MINB)
     warphot2_kernel(const int* __restrict__ rp, const int* __restrict__ ci,
                     const float* __restrict__ val, const float* __restrict__ x, float* y,
                     const int4* __restrict__ desc, const int* __restrict__ meta, int ntask,
-                    float* partial, int hs, int hl) {
+                    float* partial, int hs, int hl, int hs1 = 0) {
   extern __shared__ float sm[];
   constexpr int P = WB / 32;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -419,13 +425,36 @@ __global__ void __launch_bounds__(WARPS * 32, MINB)
     const int h4 = hs >> 2;
     for (int j = threadIdx.x; j < h4; j += WARPS * 32)
       reinterpret_cast<float4*>(sx)[j] = __ldg(reinterpret_cast<const float4*>(x) + j);
-    __syncthreads();
   }
+  [[maybe_unused]] std::uint32_t band = 0;
+  if constexpr (CS > 0) {
+    const unsigned rank = cg::this_cluster().block_rank();
+    float* sb = sx + hs;
+    for (int j = threadIdx.x; j < hs1; j += WARPS * 32) sb[j] = __ldg(x + hs + j * CS + rank);
+    band = static_cast<std::uint32_t>(__cvta_generic_to_shared(sb));
+    cg::this_cluster().sync();
+  } else {
+    if (hs > 0) __syncthreads();
+  }
+  const int hband = hs + CS * hs1;
   auto gather = [&](int c) -> float {
-    const float a = sx[c < hs ? c : 0];
-    float b = 0.f;
-    if (c >= hs) b = c < hl ? __ldg(x + c) : gatherp<2>(x, c, 0);
-    return c < hs ? a : b;
+    if constexpr (CS > 0) {
+      if (c < hs) return sx[c];
+      if (c < hband) {
+        const unsigned t = static_cast<unsigned>(c - hs);
+        std::uint32_t a = band + (t / CS) * 4u, ra;
+        float r;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(a), "r"(t % CS));
+        asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(r) : "r"(ra));
+        return r;
+      }
+      return c < 0 ? 0.f : gatherp<2>(x, c, 0);
+    } else {
+      const float a = sx[c < hs ? c : 0];
+      float b = 0.f;
+      if (c >= hs) b = c < hl ? __ldg(x + c) : gatherp<2>(x, c, 0);
+      return c < hs ? a : b;
+    }
   };
   const int stride = gridDim.x * WARPS;
   int task = blockIdx.x * WARPS + warp;
@@ -502,6 +531,7 @@ __global__ void __launch_bounds__(WARPS * 32, MINB)
       if (task < ntask) load(task, d, m, c, v);
     }
   }
+  if constexpr (CS > 0) cg::this_cluster().sync();  // no block leaves while others read it
 }
 
 __global__ void long_fixup(const int* row, const int* first, const int* count, int nl,
@@ -989,7 +1019,7 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         const double t = time_ms(
             [&] {
               kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, ddesc,
-                                                    dmeta, ntask, part, hs, hs);
+                                                    dmeta, ntask, part, hs, hs, 0);
               if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
             },
             g_reps);
@@ -1023,6 +1053,101 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
       for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
         cudaFree(q);
     }
+  }
+  // cluster: warp2's shipped form (256 entries, 32 warps, prefetch) with a second band of hot
+  // columns spread over a thread block cluster's shared memory (distributed shared memory).
+  if (want("cluster")) {
+    const int WB = 256;
+    WT wt = make_warptasks(rp, WB);
+    int4* ddesc = upload(wt.desc);
+    int* dmeta = upload(wt.meta);
+    int* dlr = upload(wt.long_row);
+    int* dlf = upload(wt.long_first);
+    int* dlc = upload(wt.long_count);
+    float* part = dalloc<float>(wt.slots);
+    const int ntask = (int)wt.desc.size();
+    const int nl = (int)wt.long_row.size();
+    {
+      std::vector<long long> cnt(d.m_used + 1, 0);
+      for (long long k = 0; k < d.nnz; ++k) cnt[ci_rel[k]]++;
+      long long acc = 0;
+      int next = 16384;
+      for (int j = 0; j < d.m_used; ++j) {
+        acc += cnt[j];
+        if (j + 1 == next) {
+          printf("%s hottest %dk columns: %.1f%% of entries\n", name, next / 1024,
+                 100.0 * acc / d.nnz);
+          next *= 2;
+        }
+      }
+    }
+    auto go = [&](auto kern, int cs, int hs, int hs1, bool pat) {
+      hs = std::min(hs, d.m_used) & ~3;
+      const size_t smem = (size_t)(32 * WB + std::max(hs + hs1, 4)) * sizeof(float);
+      if (smem > 227 * 1024) return;
+      CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+      cudaLaunchConfig_t cfg = {};
+      cudaLaunchAttribute at[1];
+      cfg.blockDim = dim3(1024);
+      cfg.dynamicSmemBytes = smem;
+      int grid = 132;
+      if (cs > 0) {
+        if (cs > 8)
+          CK(cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = cs;
+        at[0].val.clusterDim.y = 1;
+        at[0].val.clusterDim.z = 1;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+        cfg.gridDim = dim3(cs);
+        int ncl = 0;
+        cudaError_t e = cudaOccupancyMaxActiveClusters(&ncl, kern, &cfg);
+        if (e != cudaSuccess || ncl == 0) {
+          printf("%s cluster %d: cannot launch (%s, %d clusters)\n", name, cs,
+                 cudaGetErrorString(e), ncl);
+          cudaGetLastError();
+          return;
+        }
+        grid = ncl * cs;
+      }
+      cfg.gridDim = dim3(grid);
+      CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
+      const float* V = d.val;
+      const float* X = d.x_rel;
+      const int* C = d.ci_rel;
+      const double t = time_ms(
+          [&] {
+            CK(cudaLaunchKernelEx(&cfg, kern, (const int*)d.rp, C, V, X, d.y, (const int4*)ddesc,
+                                  (const int*)dmeta, ntask, part, hs, hs, hs1));
+            if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+          },
+          g_reps);
+      char nm[96];
+      snprintf(nm, sizeof nm, "cluster%d_s%dk_band%dk_g%d", cs, hs / 1024, cs * hs1 / 1024, grid);
+      report(nm, pat, true, t, check(d, d.y, pat ? refp : ref));
+    };
+#define CL(CSV, hs, hs1)                                  \
+  go(pat ? warphot2_kernel<32, 256, true, 1, true, CSV>   \
+         : warphot2_kernel<32, 256, false, 1, true, CSV>, \
+     CSV, hs, hs1, pat)
+    for (int pat = 1; pat >= 0; --pat) {
+      CL(0, 32768, 0);
+      CL(0, 40960, 0);
+      CL(2, 32768, 16384);
+      CL(2, 0, 40960);
+      CL(4, 32768, 16384);
+      CL(4, 16384, 32768);
+      CL(4, 0, 40960);
+      CL(8, 32768, 16384);
+      CL(8, 16384, 32768);
+      CL(8, 0, 40960);
+      CL(16, 16384, 32768);
+      CL(16, 0, 40960);
+    }
+#undef CL
+    for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
+      cudaFree(q);
   }
   // two passes: the hot columns (< H after relabelling) from a copy of u in shared memory (a
   // persistent grid, one block per SM), then the cold ones through L2 adding to y.
