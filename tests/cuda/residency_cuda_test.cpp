@@ -2,8 +2,11 @@
 // Device residency: chains of CUDA operations keep vectors on the device (no silent round
 // trips), host reads download once, host writes make the device copy stale, copies stay on the
 // device, masks built from device vectors are not downloaded, allocation failures surface as
-// OutOfMemory and leave the inputs untouched.
+// OutOfMemory and leave the inputs untouched, vectors built with a fill value are filled on the
+// device and never uploaded.
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "cuda_test_util.hpp"
 #include "spindle/debug/allocation.hpp"
@@ -113,6 +116,129 @@ TEST(CudaResidency, InjectedDeviceAllocationFailureThrowsOutOfMemoryAndKeepsInpu
   mxv(w, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u, kCuda);
   mxv(c, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u, Descriptor().on(Device::Cpu));
   EXPECT_TRUE(cuda_test::same_result(w, c, false));
+}
+
+// A vector built with a size and a fill value has no host array until the host needs one
+// (spindle/vector.hpp): the device fills its copy itself, nothing is uploaded, and every use
+// still sees the filled vector.
+template <class T>
+bool host_array_made(const Vector<T>& v) {
+  return detail::ResidencyAccess::host(v).values != nullptr;
+}
+
+TEST(CudaResidency, VectorBuiltWithAFillIsFilledOnTheDeviceNotUploaded) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = cuda_test::make_graph<std::int32_t, float>(Family::PowerLaw, 4001, 4001, 10);
+  // 0 (equal bytes) takes a memset, the others the fill kernel.
+  for (float fill : {0.0f, 0.25f, -1.5f}) {
+    Vector<float> u(4001, fill), g;
+    reset_transfer_stats();
+    mxv(g, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u, kCuda);
+    EXPECT_EQ(transfer_stats().uploads, 0u) << fill;
+    EXPECT_EQ(transfer_stats().upload_bytes, 0u) << fill;
+    EXPECT_FALSE(host_array_made(u)) << fill;
+    Vector<float> c;  // the CPU reads u's host array, made from the fill
+    mxv(c, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+        Descriptor().on(Device::Cpu));
+    EXPECT_TRUE(cuda_test::same_result(g, c, false)) << fill;
+    EXPECT_EQ(u.values(), std::vector<float>(4001, fill));
+  }
+  // Sums that are exact in the type: every element of the device copy holds the fill.
+  EXPECT_EQ(reduce(MonoidKind::Plus, Vector<double>(4001, 0.5), kCuda), 2000.5);
+  EXPECT_EQ(reduce(MonoidKind::Plus, Vector<float>(1000, 0.25f), kCuda), 250.0f);
+  EXPECT_EQ(reduce(MonoidKind::Min, Vector<double>(777, -2.0), kCuda), -2.0);
+  // A value whose four bytes are equal but not zero (0x40404040) takes the memset: min and max
+  // over the device copy are that value exactly.
+  const std::uint32_t bits = 0x40404040u;
+  float same_bytes = 0.0f;
+  std::memcpy(&same_bytes, &bits, sizeof bits);
+  const Vector<float> sb(4001, same_bytes);
+  EXPECT_EQ(reduce(MonoidKind::Min, sb, kCuda), same_bytes);
+  EXPECT_EQ(reduce(MonoidKind::Max, sb, kCuda), same_bytes);
+  // fill() after the device copy was filled: the next device read fills it again, anew.
+  Vector<float> f(3000, 1.0f);
+  EXPECT_EQ(reduce(MonoidKind::Plus, f, kCuda), 3000.0f);
+  f.fill(2.0f);
+  EXPECT_EQ(reduce(MonoidKind::Plus, f, kCuda), 6000.0f);
+  EXPECT_FALSE(host_array_made(f));
+  EXPECT_EQ(transfer_stats().uploads, 0u);
+}
+
+// A deferred vector written on the device only (its host array never made).
+Vector<float> y_device_only(const Graph<std::int32_t, float>& A, const Vector<float>& u) {
+  Vector<float> y(A.rows(), -1.0f);
+  mxv(y, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u, kCuda);
+  EXPECT_FALSE(host_array_made(y));
+  return y;
+}
+
+TEST(CudaResidency, DeferredOutputsAccumulatorsAndMasksMatchCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = cuda_test::make_graph<std::int32_t, float>(Family::PowerLaw, 3001, 3001, 11);
+  const auto u = cuda_test::random_vector<float>(3001, 0.0, 12);
+  const semiring::plus_times<float> pt{};
+  const Descriptor cpu = Descriptor().on(Device::Cpu);
+
+  // An output written on the device: its host array is made at the first read and downloaded
+  // into.
+  Vector<float> y(3001, 123.0f), yc;
+  mxv(y, Mask{}, Accum::none(), pt, A, u, kCuda);
+  mxv(yc, Mask{}, Accum::none(), pt, A, u, cpu);
+  EXPECT_FALSE(host_array_made(y));
+  reset_transfer_stats();
+  EXPECT_TRUE(cuda_test::same_result(y, yc, false));
+  EXPECT_EQ(transfer_stats().downloads, 1u);
+
+  // An accumulator keeps the fill as its old value (filled on the device).
+  Vector<float> acc(3001, 2.0f), accc(3001, 2.0f);
+  mxv(acc, Mask{}, Accum::plus(), pt, A, u, kCuda);
+  mxv(accc, Mask{}, Accum::plus(), pt, A, u, cpu);
+  EXPECT_TRUE(cuda_test::same_result(acc, accc, false));
+
+  // A mask over a deferred vector, on the device (zeros, complemented: every entry): filled on
+  // the device, never made on the host nor uploaded.
+  Vector<std::int32_t> zeros(3001, 0);
+  Vector<float> masked(3001, 0.0f), maskedc(3001, 0.0f);
+  reset_transfer_stats();
+  mxv(masked, Mask::value(zeros, true), Accum::none(), pt, A, u, kCuda);
+  EXPECT_EQ(transfer_stats().uploads, 0u);
+  EXPECT_FALSE(host_array_made(zeros));
+  mxv(maskedc, Mask::value(zeros, true), Accum::none(), pt, A, u, cpu);
+  EXPECT_TRUE(cuda_test::same_result(masked, maskedc, false));
+  EXPECT_TRUE(cuda_test::same_result(masked, yc, false));
+
+  // A mask whose vector was never made on the host but is newer on the device: the CPU's first
+  // use makes the array and downloads into it.
+  Vector<float> m(3001, 0.0f), mc(3001, 0.0f);
+  mxv(m, Mask{}, Accum::none(), semiring::any_pair<float>{}, A, u, kCuda);
+  mxv(mc, Mask{}, Accum::none(), semiring::any_pair<float>{}, A, u, cpu);
+  EXPECT_FALSE(host_array_made(m));
+  Vector<float> w(3001, 0.0f), wc(3001, 0.0f);
+  mxv(w, Mask::structural(m, true), Accum::none(), pt, A, u, cpu);
+  mxv(wc, Mask::structural(mc, true), Accum::none(), pt, A, u, cpu);
+  EXPECT_TRUE(cuda_test::same_result(w, wc, false));
+
+  // A copy of a deferred vector whose device copy is newer: the copy's first host read makes
+  // its array and downloads the device result into it.
+  const Vector<float> y_dev = y_device_only(A, u);
+  const Vector<float> y_copy(y_dev);  // NOLINT(performance-unnecessary-copy-initialization)
+  EXPECT_FALSE(host_array_made(y_copy));
+  EXPECT_TRUE(cuda_test::same_result(y_copy, yc, false));
+
+  // An empty deferred vector as an accumulated output: its bitmap goes up, its values are
+  // filled on the device, and only the entries the product makes appear.
+  auto sparse_acc = Vector<float>::empty(3001), sparse_accc = Vector<float>::empty(3001);
+  mxv(sparse_acc, Mask{}, Accum::plus(), pt, A, u, kCuda);
+  mxv(sparse_accc, Mask{}, Accum::plus(), pt, A, u, cpu);
+  EXPECT_TRUE(cuda_test::same_result(sparse_acc, sparse_accc, false));
+
+  // An empty vector (no entries, no host values) as the input: nothing takes part.
+  const auto none = Vector<float>::empty(3001);
+  Vector<float> e, ec;
+  mxv(e, Mask{}, Accum::none(), pt, A, none, kCuda);
+  mxv(ec, Mask{}, Accum::none(), pt, A, none, cpu);
+  EXPECT_TRUE(cuda_test::same_result(e, ec, false));
+  EXPECT_EQ(e.nvals(), 0);
 }
 
 }  // namespace

@@ -53,6 +53,19 @@ class Mask {
   }
   Elem elem() const noexcept { return elem_; }
 
+  /// The same mask with its host pointers resolved now (the download, or the making of a
+  /// deferred host array, happens here, once), for host loops that test many entries: selects()
+  /// then takes its fast path. Valid while the vector's host arrays are not replaced.
+  Mask resolved_on_host() const {
+    if (!pending_) return *this;
+    Mask r = *this;
+    const detail::HostArrays h = host_now_();
+    r.data_ = h.values != nullptr ? h.values : &kNonNull;
+    r.bitmap_ = bitmap_of_(h);
+    r.pending_ = false;
+    return r;
+  }
+
   /// True when output entry i may be written.
   bool selects(std::int64_t i) const {
     if (data_ == nullptr) return !complement_;
@@ -67,17 +80,20 @@ class Mask {
   template <class M>
   Mask(const Vector<M>& m, MaskKind kind, bool complement)
       : size_(m.size()), kind_(kind), complement_(complement), elem_(elem_of<M>()) {
-    // Host pointers are taken without a host sync; a mask whose vector is newer on the device
-    // resolves them on first host use (pending_), so a CUDA-only caller never downloads it.
+    // Host pointers are taken without a host sync. A mask whose vector is newer on the device, or
+    // whose vector has no host array yet (built with a fill value), resolves them on first host
+    // use (pending_): a CUDA-only caller never downloads it, nor makes or uploads its array.
+    mirror_ = &detail::ResidencyAccess::mirror(m);
     const detail::HostArrays h = detail::ResidencyAccess::host(m);
+    pending_ = (*mirror_ && detail::mirror_device_newer(**mirror_)) ||
+               (h.values == nullptr && h.fill != nullptr);
     data_ = h.values;
     bitmap_ = bitmap_of_(h);
     source_ = &m;
     host_of_ = [](const void* v) {
       return detail::ResidencyAccess::host(*static_cast<const Vector<M>*>(v));
     };
-    mirror_ = &detail::ResidencyAccess::mirror(m);
-    pending_ = *mirror_ && detail::mirror_device_newer(**mirror_);
+    sync_of_ = [](const void* v) { static_cast<const Vector<M>*>(v)->sync_to_host(); };
     // Non-null even for a vector of size 0: a mask was given, so its size is checked against the
     // output like any other (an empty std::vector's data() may be null, which read as "no mask").
     if (data_ == nullptr) data_ = &kNonNull;
@@ -85,11 +101,11 @@ class Mask {
   static const std::uint8_t* bitmap_of_(const detail::HostArrays& h) {
     return h.presence->empty() ? nullptr : h.presence->data();
   }
-  // The source vector's host arrays after a sync (thread-safe: the mirror downloads once).
+  // The source vector's host arrays after a sync (thread-safe: the mirror downloads once, and a
+  // deferred host array is made once).
   detail::HostArrays host_now_() const {
-    const detail::HostArrays h = host_of_(source_);
-    detail::sync_host_if_needed(*mirror_, h);
-    return h;
+    sync_of_(source_);
+    return host_of_(source_);
   }
   bool selects_synced_(std::int64_t i) const {
     const detail::HostArrays h = host_now_();
@@ -140,6 +156,7 @@ class Mask {
   // The vector behind the mask, for the CUDA backend and for lazy host syncs.
   const void* source_ = nullptr;
   detail::HostArrays (*host_of_)(const void*) = nullptr;
+  void (*sync_of_)(const void*) = nullptr;
   detail::DeviceMirrorPtr* mirror_ = nullptr;
   bool pending_ = false;
 };

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/src/cuda/fill.hpp"
+
 namespace spindle {
 namespace {
 
@@ -70,6 +72,10 @@ void mirror_sync_host(DeviceMirror& m, const HostArrays& host) {
   cuda::Context& ctx = cuda::context();
   const std::size_t bytes = static_cast<std::size_t>(m.n) * m.elem;
   if (bytes > 0) {
+    // The containers make a deferred host array before they sync (Vector::sync_).
+    if (host.values == nullptr) {
+      throw Error("internal error: download into a host array that was not made");
+    }
     SPINDLE_CUDA_CHECK(
         cudaMemcpyAsync(host.values, m.values.get(), bytes, cudaMemcpyDeviceToHost, ctx.stream));
   }
@@ -172,11 +178,16 @@ void upload_locked(DeviceMirror& m, const HostArrays& host) {
   shape(m, host);
   Context& ctx = context();
   const std::size_t bytes = static_cast<std::size_t>(host.n) * host.elem_bytes;
-  if (bytes > 0) {
+  std::uint64_t moved = 0;
+  const bool device_fill = host.values == nullptr && host.fill != nullptr;
+  if (device_fill) {
+    // No host array yet, only a fill value: fill on the device, nothing crosses the bus.
+    fill_elements(m.values.get(), host.n, host.elem_bytes, host.fill, ctx.stream);
+  } else if (bytes > 0) {
     SPINDLE_CUDA_CHECK(
         cudaMemcpyAsync(m.values.get(), host.values, bytes, cudaMemcpyHostToDevice, ctx.stream));
+    moved = bytes;
   }
-  std::uint64_t moved = bytes;
   const bool full = host.presence == nullptr || host.presence->empty();
   if (!full) {
     ensure_presence(m);
@@ -187,9 +198,11 @@ void upload_locked(DeviceMirror& m, const HostArrays& host) {
   }
   m.device_full = full;
   // Copies from pageable host memory return once the data is staged, so the host arrays may be
-  // changed right after this.
-  counters().uploads.fetch_add(1);
-  counters().upload_bytes.fetch_add(moved);
+  // changed right after this. A device fill with no bitmap moved nothing and is not counted.
+  if (!device_fill || moved > 0) {
+    counters().uploads.fetch_add(1);
+    counters().upload_bytes.fetch_add(moved);
+  }
   m.state.store(Residency::Both, std::memory_order_release);
 }
 

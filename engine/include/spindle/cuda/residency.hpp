@@ -6,7 +6,10 @@
 /// every build (CUDA or not) sees the same types.
 ///
 /// ## Design
-/// A `Vector<T>` or `DenseMatrix<T>` always owns its host arrays. CUDA operations attach an
+/// A `Vector<T>` or `DenseMatrix<T>` owns its host arrays (a Vector built with a size and a fill
+/// value makes its array only when the host first needs it: until then it is "n copies of the
+/// fill", and a CUDA operation reading it fills the device copy on the device, which is not an
+/// upload and moves nothing). CUDA operations attach an
 /// optional *device mirror* (`detail::DeviceMirror`, defined in engine/src/cuda) holding a device
 /// copy of the values (and of the presence bitmap for vectors) with a freshness state:
 ///
@@ -15,7 +18,8 @@
 ///   - `Residency::Device`: a CUDA operation wrote the device copy; the host arrays are stale.
 ///
 /// Transfers happen at exactly these points, each counted in `transfer_stats()`:
-///   - a CUDA operation reads an input whose device copy is stale: one upload (host -> device);
+///   - a CUDA operation reads an input whose device copy is stale: one upload (host -> device),
+///     except for a Vector whose host array was never made (filled on the device, not counted);
 ///   - host code reads a container whose state is `Device`: one download (device -> host),
 ///     lazily inside the accessor, or explicitly with `sync_to_host()`;
 ///   - a scalar result (reduce, l1_distance) is read back: counted as a scalar read.
@@ -72,12 +76,15 @@ using DeviceMirrorPtr = std::unique_ptr<DeviceMirror, DeviceMirrorDeleter>;
 
 /// The host side of a container, as the mirror functions see it: `n` elements of `elem_bytes`
 /// at `values`, and for vectors the presence bitmap (empty = every entry present; nullptr for
-/// dense matrices, which have no presence).
+/// dense matrices, which have no presence). A vector whose host array is not made yet has
+/// `values` null and `fill` pointing at the one value all n elements hold: an upload fills the
+/// device copy on the device instead of copying.
 struct HostArrays {
   void* values = nullptr;
   std::size_t elem_bytes = 0;
   std::int64_t n = 0;
   std::vector<std::uint8_t>* presence = nullptr;
+  const void* fill = nullptr;
 };
 
 /// True when the device copy is newer than the host arrays. Thread-safe.

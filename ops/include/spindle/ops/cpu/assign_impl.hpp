@@ -59,9 +59,10 @@ void assign_vector_all(Vector<T>& w, const Mask& mask, Accum accum, const Vector
 /// every target before w changes; with replace, every unselected entry of w (on the list or
 /// not) is removed.
 template <class T>
-void assign_targets(Vector<T>& w, const Mask& mask, Accum accum,
+void assign_targets(Vector<T>& w, const Mask& mask_in, Accum accum,
                     const std::vector<std::pair<std::int64_t, T>>& targets, bool replace,
                     const std::vector<std::uint8_t>& absent = {}) {
+  const Mask mask = mask_in.resolved_on_host();  // selects() on its fast path
   std::vector<std::uint8_t> selected(targets.size(), 1);
   if (!mask.empty()) {
     for (std::size_t k = 0; k < targets.size(); ++k) {

@@ -29,7 +29,11 @@ class VectorOutput {
   /// entry ended up present). A full w gets an all-present bitmap, so a mask or input aliasing w
   /// still reads the values it had on entry.
   VectorOutput(Vector<T>& w, const Mask& mask, Accum accum, bool replace)
-      : w_(w), mask_(mask), accum_(accum), replace_(replace), all_selected_(mask.empty()) {
+      : w_(w),
+        mask_(mask.resolved_on_host()),
+        accum_(accum),
+        replace_(replace),
+        all_selected_(mask.empty()) {
     if (w.is_full()) {
       host_allocation(static_cast<std::uint64_t>(w.size()), "output bitmap",
                       [&] { w.bitmap().assign(static_cast<std::size_t>(w.size()), 1); });
@@ -74,7 +78,7 @@ class VectorOutput {
 
  private:
   Vector<T>& w_;
-  const Mask& mask_;
+  Mask mask_;  // host pointers resolved once (selects() on its fast path)
   Accum accum_;
   bool replace_;
   bool all_selected_;
