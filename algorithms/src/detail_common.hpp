@@ -11,21 +11,10 @@
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
-#include "spindle/ops/assign.hpp"
 #include "spindle/vector.hpp"
 
 namespace spindle {
 namespace detail {
-
-/// A full vector of n entries equal to `value`, filled where desc runs: on CUDA on the device, so
-/// the constant is never uploaded (a Vector built with a fill value lives on the host, and its
-/// first use on the device copies 4 or 8 bytes a vertex over PCIe).
-template <class T>
-Vector<T> filled(std::int64_t n, T value, const Descriptor& desc) {
-  Vector<T> v(n);
-  assign(v, Mask{}, Accum::none(), value, desc);
-  return v;
-}
 
 /// Iterations 1..max_iter of a loop whose stop test reads scalars the device computes, without
 /// the device ever waiting for that test. step(it) queues iteration it and returns its pending

@@ -92,8 +92,10 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   }
 
   // Out-degree (weighted: out-weight), 0 for rows without entries: accumulating into zeros keeps
-  // deg, inv and w full vectors, so the vxm below takes the kernels' dense-input path.
-  Vector<T> deg = detail::filled(n, T(0), desc);
+  // deg, inv and w full vectors, so the vxm below takes the kernels' dense-input path. Constant
+  // vectors like these zeros are filled where they are first used (on CUDA on the device: no
+  // host array, no upload; spindle/vector.hpp).
+  Vector<T> deg(n, T(0));
   reduce_rows(deg, Mask{}, Accum::plus(), MonoidKind::Plus, A, desc);
   if constexpr (!G::is_pattern) {
     Vector<T> row_min = Vector<T>::empty(n);
@@ -126,7 +128,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     p = Vector<T>(std::move(pv));
   }
 
-  Vector<T> x = detail::filled(n, static_cast<T>(1.0 / double(n)), desc);
+  Vector<T> x(n, static_cast<T>(1.0 / double(n)));
   Vector<T> x_new(n);
   Vector<T> w(n);
   Vector<T> leak(1);

@@ -51,7 +51,7 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
   }
   // networkx starts from all-ones normalized to sum 1; the plain mode from unit L2 norm.
   const double x0 = o.centrality ? 1.0 / double(n) : 1.0 / std::sqrt(double(n));
-  Vector<T> x = detail::filled(n, static_cast<T>(x0), desc);
+  Vector<T> x(n, static_cast<T>(x0));
   Vector<T> y(n);
   Vector<T> scratch(n);
 
@@ -78,7 +78,7 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
       [&] { std::swap(x, y); });
 
   // Rayleigh quotient and residual of the final iterate with the unshifted M.
-  Vector<T> mx = detail::filled(n, T(0), desc);
+  Vector<T> mx(n, T(0));
   multiply_accumulate(mx, A, x, transpose, desc);
   const T xx = dot(x, x, scratch, desc);
   const T lambda = xx > T(0) ? dot(x, mx, scratch, desc) / xx : T(0);
