@@ -330,6 +330,32 @@ WT make_warptasks(const std::vector<int>& rp, int WB) {
   return w;
 }
 
+// make_warptasks' tasks on the device, freed with the object.
+struct DevWT {
+  int4* desc;
+  int *meta, *lr, *lf, *lc;
+  float* part;
+  int ntask, nl, slots;
+  DevWT(const std::vector<int>& rp, int WB) {
+    const WT wt = make_warptasks(rp, WB);
+    desc = upload(wt.desc);
+    meta = upload(wt.meta);
+    lr = upload(wt.long_row);
+    lf = upload(wt.long_first);
+    lc = upload(wt.long_count);
+    part = dalloc<float>(wt.slots);
+    ntask = (int)wt.desc.size();
+    nl = (int)wt.long_row.size();
+    slots = wt.slots;
+  }
+  ~DevWT() {
+    for (void* q : {(void*)desc, (void*)meta, (void*)lr, (void*)lf, (void*)lc, (void*)part})
+      cudaFree(q);
+  }
+  DevWT(const DevWT&) = delete;
+  DevWT& operator=(const DevWT&) = delete;
+};
+
 template <int WARPS, int WB, bool kPat>
 __global__ void __launch_bounds__(WARPS * 32, 1024 / (WARPS * 32))
     warphot_kernel(const int* __restrict__ rp, const int* __restrict__ ci,
@@ -945,17 +971,9 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
 
   if (want("warphot")) {
     for (int WB : {256, 512}) {
-      WT wt = make_warptasks(rp, WB);
-      int4* ddesc = upload(wt.desc);
-      int* dmeta = upload(wt.meta);
-      int* dlr = upload(wt.long_row);
-      int* dlf = upload(wt.long_first);
-      int* dlc = upload(wt.long_count);
-      float* part = dalloc<float>(wt.slots);
-      const int ntask = (int)wt.desc.size();
-      const int nl = (int)wt.long_row.size();
-      printf("%s warphot WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, ntask, nl,
-             wt.slots);
+      const DevWT w(rp, WB);
+      printf("%s warphot WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, w.ntask, w.nl,
+             w.slots);
       auto go = [&](auto kern, int warps, int hs, int hl, int bps, bool pat) {
         hs = std::min(hs, d.m_used) & ~3;
         const size_t smem = (size_t)(warps * WB + std::max(hs, 4)) * sizeof(float);
@@ -964,9 +982,10 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
         const double t = time_ms(
             [&] {
-              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, ddesc,
-                                                    dmeta, ntask, part, hs, hl);
-              if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, w.desc,
+                                                    w.meta, w.ntask, w.part, hs, hl);
+              if (w.nl)
+                long_fixup<<<(w.nl + 127) / 128, 128>>>(w.lr, w.lf, w.lc, w.nl, w.part, d.y);
             },
             g_reps);
         char nm[96];
@@ -993,23 +1012,14 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         go(k16, 16, 8192, 8192 + 32768, 4, pat);
         go(k16, 16, 20480, 20480, 2, pat);
       }
-      for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
-        cudaFree(q);
     }
   }
 
   if (want("warp2")) {
     for (int WB : {128, 256}) {
-      WT wt = make_warptasks(rp, WB);
-      int4* ddesc = upload(wt.desc);
-      int* dmeta = upload(wt.meta);
-      int* dlr = upload(wt.long_row);
-      int* dlf = upload(wt.long_first);
-      int* dlc = upload(wt.long_count);
-      float* part = dalloc<float>(wt.slots);
-      const int ntask = (int)wt.desc.size();
-      const int nl = (int)wt.long_row.size();
-      printf("%s warp2 WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, ntask, nl, wt.slots);
+      const DevWT w(rp, WB);
+      printf("%s warp2 WB=%d: %d tasks, %d long rows, %d pieces\n", name, WB, w.ntask, w.nl,
+             w.slots);
       auto go = [&](auto kern, const char* tag, int warps, int hs, int bps, bool pat) {
         hs = std::min(hs, d.m_used) & ~3;
         const size_t smem = (size_t)(warps * WB + std::max(hs, 4)) * sizeof(float);
@@ -1018,9 +1028,10 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         CK(cudaMemset(d.y, 0xff, d.n * sizeof(float)));
         const double t = time_ms(
             [&] {
-              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, ddesc,
-                                                    dmeta, ntask, part, hs, hs, 0);
-              if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+              kern<<<132 * bps, warps * 32, smem>>>(d.rp, d.ci_rel, d.val, d.x_rel, d.y, w.desc,
+                                                    w.meta, w.ntask, w.part, hs, hs, 0);
+              if (w.nl)
+                long_fixup<<<(w.nl + 127) / 128, 128>>>(w.lr, w.lf, w.lc, w.nl, w.part, d.y);
             },
             g_reps);
         char nm[96];
@@ -1050,23 +1061,13 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
         }
       }
 #undef W2
-      for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
-        cudaFree(q);
     }
   }
   // cluster: warp2's shipped form (256 entries, 32 warps, prefetch) with a second band of hot
   // columns spread over a thread block cluster's shared memory (distributed shared memory).
   if (want("cluster")) {
     const int WB = 256;
-    WT wt = make_warptasks(rp, WB);
-    int4* ddesc = upload(wt.desc);
-    int* dmeta = upload(wt.meta);
-    int* dlr = upload(wt.long_row);
-    int* dlf = upload(wt.long_first);
-    int* dlc = upload(wt.long_count);
-    float* part = dalloc<float>(wt.slots);
-    const int ntask = (int)wt.desc.size();
-    const int nl = (int)wt.long_row.size();
+    const DevWT w(rp, WB);
     {
       std::vector<long long> cnt(d.m_used + 1, 0);
       for (long long k = 0; k < d.nnz; ++k) cnt[ci_rel[k]]++;
@@ -1118,9 +1119,9 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
       const int* C = d.ci_rel;
       const double t = time_ms(
           [&] {
-            CK(cudaLaunchKernelEx(&cfg, kern, (const int*)d.rp, C, V, X, d.y, (const int4*)ddesc,
-                                  (const int*)dmeta, ntask, part, hs, hs, hs1));
-            if (nl) long_fixup<<<(nl + 127) / 128, 128>>>(dlr, dlf, dlc, nl, part, d.y);
+            CK(cudaLaunchKernelEx(&cfg, kern, (const int*)d.rp, C, V, X, d.y, (const int4*)w.desc,
+                                  (const int*)w.meta, w.ntask, w.part, hs, hs, hs1));
+            if (w.nl) long_fixup<<<(w.nl + 127) / 128, 128>>>(w.lr, w.lf, w.lc, w.nl, w.part, d.y);
           },
           g_reps);
       char nm[96];
@@ -1146,8 +1147,6 @@ void run_graph(const char* name, const Graph<std::int32_t, float>& G) {
       CL(16, 0, 40960);
     }
 #undef CL
-    for (void* q : {(void*)ddesc, (void*)dmeta, (void*)dlr, (void*)dlf, (void*)dlc, (void*)part})
-      cudaFree(q);
   }
   // two passes: the hot columns (< H after relabelling) from a copy of u in shared memory (a
   // persistent grid, one block per SM), then the cold ones through L2 adding to y.
