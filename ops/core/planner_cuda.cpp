@@ -33,10 +33,12 @@ constexpr std::int64_t kLongRow = 1024;
 // vs nnz_split/512 18.6 us and merge_path 14.2 us).
 constexpr std::int64_t kSmallNnz = 1 << 17;
 constexpr std::int64_t kSmallLongRow = 8192;
-// Small but skewed (stdv/avg above this): row_block/512, which gives each long row a block of its
-// own and for graphs this small needs one launch (partition.hpp). as20graph (stdv/avg 6.1, longest
-// row 1459): 8.1 us against subwarp/32's 10.5 us and cuSPARSE's 8.9 us (H100). email-Eu-core
-// (stdv/avg 1.3) stays on subwarp/32: 5.6 us against row_block's 7.0 us.
+// Small but skewed (stdv/avg above this): row_block/1024, which gives each long row a block of its
+// own, for graphs this small needs one launch (partition.hpp) and runs its small form (a
+// segmented scan for blocks of many short rows, row_block.cuh). as20graph (stdv/avg 6.1, longest
+// row 1459), H200: 6.8 us against row_block/512's 8.2 us, subwarp/32's 10.5 us and cuSPARSE's
+// 8.6 us (before the small form both row_block sizes took 8.2 us). email-Eu-core (stdv/avg 1.3)
+// stays on subwarp/32: 5.7 us against row_block's 6.6 us.
 constexpr double kSmallSkewImbalance = 2.0;
 // Skewed rows go to row_block (blocks of whole rows staged in shared memory, long rows split),
 // over columns relabelled by in-degree so that the most gathered entries of u share cache lines
@@ -145,8 +147,8 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   const bool plain = !info.masked && !info.accum && info.input_full;
   if (stats.nnz < kSmallNnz && stats.max_row <= kSmallLongRow && imbalance > kSmallSkewImbalance) {
     p.mxv = MxvKernel::RowBlock;
-    p.params.items_per_worker = kRowBlockSmall;
-    p.params.block_threads = static_cast<int>(kRowBlockSmall / 4);
+    p.params.items_per_worker = kRowBlockLarge;
+    p.params.block_threads = static_cast<int>(kRowBlockLarge / 4);
     p.reason =
         "small (" + std::to_string(stats.nnz) +
         " entries, launch-bound) but skewed: one launch, each long row a block of its own; " +

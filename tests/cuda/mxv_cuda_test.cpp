@@ -5,7 +5,9 @@
 // run, so an entry a kernel forgets to write shows up as a wrong value.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,76 @@ TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
     EXPECT_TRUE(
         (cuda_matches_cpu<semiring::plus_pair<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
   }
+}
+
+// Rows shaped like as20graph: mostly 0-2 entries, some up to 10, one in a hundred 65-128 and a
+// few far longer than a block. On graphs this small (below 2^17 entries) row_block's simple path
+// runs its small form (row_block.cuh): blocks of many short rows beside a long one need several
+// rounds of lane groups, so they take the segmented scan, and the long rows' blocks keep eight
+// products per thread in flight. Every built-in semiring, float and double, int32 and int64,
+// against the CPU backend; plus_times bit-identical run to run.
+template <class I, class V>
+Graph<I, V> short_rows_beside_long_ones(std::int64_t n, std::int64_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<I> rp(1, 0), ci;
+  std::vector<V> vals;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint64_t pick = rng() % 1000;
+    std::int64_t len = pick < 200   ? 0
+                       : pick < 850 ? 1 + static_cast<std::int64_t>(rng() % 2)
+                       : pick < 985 ? 3 + static_cast<std::int64_t>(rng() % 8)
+                       : pick < 995 ? 65 + static_cast<std::int64_t>(rng() % 64)
+                                    : 200 + static_cast<std::int64_t>(rng() % 1400);
+    len = std::min(len, cols);
+    std::vector<I> row;
+    for (std::int64_t k = 0; k < len; ++k) row.push_back(static_cast<I>(rng() % cols));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (I j : row) {
+      ci.push_back(j);
+      vals.push_back(static_cast<V>(0.5 + static_cast<double>(rng() % 1024) / 1024.0));
+    }
+    rp.push_back(static_cast<I>(ci.size()));
+  }
+  return Graph<I, V>(n, cols, std::move(rp), std::move(ci), std::move(vals));
+}
+
+template <class T, class I>
+void check_small_form(std::uint64_t seed) {
+  const auto A = short_rows_beside_long_ones<I, T>(6007, 4001, seed);
+  ASSERT_LT(A.nnz(), std::int64_t{1} << 17) << "must stay a small (launch-bound) graph";
+  const auto u = random_vector<T>(4001, 0.0, seed + 1);
+  const Vector<T> w0(6007, T(0));
+  for (const KernelCase& k :
+       {kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024),
+        kc(MxvKernel::RowBlock, 512, 0, 1), kc(MxvKernel::RowBlock, 1024, 0, 1)}) {
+    for (SemiringKind s : kBuiltinSemirings) {
+      visit_semiring<T>(s, [&](auto sr) {
+        using S = decltype(sr);
+        EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u, w0)));
+      });
+    }
+    Vector<T> first;
+    for (int run = 0; run < 3; ++run) {
+      Vector<T> w(6007, T(0));
+      detail::cuda::mxv<semiring::plus_times<T>>(plan_of(k, OpKind::Mxv), w, Mask{}, Accum::none(),
+                                                 A, u, false, false);
+      w.sync_to_host();
+      if (run == 0) {
+        first = w;
+        continue;
+      }
+      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
+    }
+  }
+}
+
+TEST(MxvCuda, RowBlockSmallFormMatchesCpuOnShortRowsBesideLongOnes) {
+  SPINDLE_REQUIRE_CUDA();
+  check_small_form<float, std::int32_t>(81);
+  check_small_form<double, std::int32_t>(83);
+  check_small_form<float, std::int64_t>(85);
+  check_small_form<double, std::int64_t>(87);
 }
 
 // row_block's warp form runs a persistent grid (one block per SM, 32 warps): with several times

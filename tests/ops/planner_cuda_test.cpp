@@ -89,10 +89,11 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
       << p.describe();
   // email-Eu-core's shape (stdv/avg 1.3): still one warp-level kernel.
   EXPECT_EQ(plan(stats(1005, 25571, 33.3, 345, 20)).mxv, MxvKernel::SubwarpPerRow);
-  // as20graph's shape (stdv/avg 6.1, longest row 1459): row_block's small blocks, no relabelling.
+  // as20graph's shape (stdv/avg 6.1, longest row 1459): row_block with 1024 entries per block
+  // (its small form on a graph this size), no relabelling.
   const Plan skewed = plan(stats(6474, 26467, 25.0, 1459, 0));
   EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
-  EXPECT_EQ(skewed.params.items_per_worker, 512);
+  EXPECT_EQ(skewed.params.items_per_worker, 1024);
   EXPECT_EQ(skewed.params.tile, 0);
 }
 

@@ -130,7 +130,8 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
                      ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
                      : nullptr;
       launch_row_block<S, kGeneral>(a, bt, part.blocks, part.desc, part.n_long, part.longs,
-                                    part.pieces, ws, hot, stream);
+                                    part.pieces, ws, hot, M.nnz() < kRowBlockOneLaunchBelowNnz,
+                                    stream);
       break;
     }
     default: {  // MergePath

@@ -11,8 +11,13 @@
 ///
 /// Rows longer than NB / 4 never share a block: a row of up to 8 NB entries gets a block of its
 /// own (strided loads straight into registers, block-wide reduction), a longer one is cut into
-/// pieces of 8 NB entries whose partial results a second kernel adds left to right. No atomics
-/// anywhere: results are bit-identical run to run.
+/// pieces of 8 NB entries whose partial results a second kernel adds left to right. No float
+/// atomics anywhere: results are bit-identical run to run.
+///
+/// On small, launch-bound graphs the simple path runs a small form of the kernel (kSmall): a block
+/// of many short rows reduces them with a segmented scan (row_block_scan_rows) instead of rounds
+/// of lane groups (as20graph, 26 k entries, longest row 1459: 6.8 us instead of 8.2 with 1024
+/// entries per block, H200; NOTES.md, "row_block's small form").
 ///
 /// Gathers of u go through HotColdGather: when the columns are relabelled by in-degree
 /// (partition.hpp), ids below `hot` are the most gathered entries and are read through L1, the
@@ -109,7 +114,100 @@ __device__ __forceinline__ void row_block_reduce_rows(const MxvArgs<T, I, VV>& a
   }
 }
 
-template <class S, bool kGeneral, int BT, class T, class I, class VV>
+/// A run of a segmented sum: its value and whether a row starts inside it.
+template <class T>
+struct SegRun {
+  T v;
+  int head;
+};
+
+/// left then right: right's value alone when a row starts inside right, else left + right.
+template <class S, class T>
+__device__ __forceinline__ SegRun<T> seg_combine(const SegRun<T>& l, const SegRun<T>& r) {
+  return r.head ? r : SegRun<T>{S::add(l.v, r.v), l.head};
+}
+
+/// The rows of a block (d.rows of them, whole, products in prod[0 .. d.nk)) reduced by a
+/// segmented scan instead of lane groups (simple path: every entry present). Thread t sums its
+/// four consecutive entries [4t, 4t + 4) left to right, the block scans those runs (warp
+/// shuffles, then the warps' totals in order), and each row reads the scanned value at its last
+/// entry. The critical path is 4 + 5 + BT / 32 + 4 steps whatever the rows look like, where lane
+/// groups take ceil(rows / groups) rounds, each as long as the round's longest row: on small
+/// launch-bound graphs with a few hundred short rows and some of 100 entries in one block, that
+/// was the kernel's critical path. `heads` holds NB bits, zeroed before the products' barrier;
+/// rb / re are the block-relative offsets of rows tid, tid + BT, tid + 2 BT and tid + 3 BT
+/// (loaded before the products, so their latency is hidden; a block holds at most NB = 4 BT
+/// rows). Deterministic: a fixed summation tree.
+template <class S, int BT, class T, class I, class VV>
+__device__ __forceinline__ void row_block_scan_rows(const MxvArgs<T, I, VV>& a,
+                                                    const RowBlockDesc& d, T* prod,
+                                                    std::uint32_t* heads, T* warp_v,
+                                                    std::uint8_t* warp_head, const int (&rb)[4],
+                                                    const int (&re)[4]) {
+  const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (rb[j] < re[j]) atomicOr(heads + (rb[j] >> 5), 1u << (rb[j] & 31));
+  }
+  __syncthreads();
+  // This thread's run over its four entries.
+  const int k0 = 4 * tid;
+  const int my_heads = static_cast<int>((heads[k0 >> 5] >> (k0 & 31)) & 0xFu);
+  T v[4];
+  SegRun<T> run{a.identity, 0};
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    v[j] = k0 + j < d.nk ? prod[k0 + j] : a.identity;
+    run = seg_combine<S>(run, SegRun<T>{v[j], (my_heads >> j) & 1});
+  }
+  // Inclusive scan of the runs within the warp, then its exclusive form.
+  const int lane = tid & 31;
+  const int warp = tid >> 5;
+  SegRun<T> inc = run;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const SegRun<T> l{__shfl_up_sync(0xffffffffu, inc.v, off),
+                      __shfl_up_sync(0xffffffffu, inc.head, off)};
+    if (lane >= off) inc = seg_combine<S>(l, inc);
+  }
+  SegRun<T> carry{__shfl_up_sync(0xffffffffu, inc.v, 1), __shfl_up_sync(0xffffffffu, inc.head, 1)};
+  if (lane == 0) carry = SegRun<T>{a.identity, 0};
+  if (lane == 31) {
+    warp_v[warp] = inc.v;
+    warp_head[warp] = static_cast<std::uint8_t>(inc.head);
+  }
+  __syncthreads();
+  // The earlier warps' totals, in order, in front of the warp's own carry.
+  SegRun<T> before{a.identity, 0};
+  for (int w = 0; w < warp; ++w)
+    before = seg_combine<S>(before, SegRun<T>{warp_v[w], warp_head[w]});
+  carry = seg_combine<S>(before, carry);
+  // Scanned values of this thread's entries, written over its own products.
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    carry = seg_combine<S>(carry, SegRun<T>{v[j], (my_heads >> j) & 1});
+    if (k0 + j < d.nk) prod[k0 + j] = carry.v;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const int rr = tid + j * BT;
+    if (rr < d.rows) {
+      // An empty row writes the identity as absent, as row_block_reduce_rows does.
+      write_result<false>(a.out, d.r0 + rr, rb[j] < re[j] ? prod[re[j] - 1] : a.identity,
+                          rb[j] < re[j]);
+    }
+  }
+}
+
+/// kSmall: the form for small, launch-bound graphs (launch_row_block), where one block's critical
+/// path is the kernel's time: blocks of rows whose lane groups would need several rounds reduce
+/// them with the segmented scan instead. It needs 40-44 registers against the plain form's 28;
+/// compiled into one kernel with a run-time switch, that lowered the plain form's occupancy and
+/// cost R-MAT 19 / 20 (block form, relabelled) 15-20% on the H200, hence two instantiations.
+/// Eight products in flight per thread for long rows (instead of four) were tried in this form
+/// and changed nothing measurable on as20graph, so both forms keep four.
+template <class S, bool kGeneral, int BT, bool kSmall, class T, class I, class VV>
 __global__ void __launch_bounds__(BT)
     mxv_row_block_kernel(const MxvArgs<T, I, VV> a, const RowBlockDesc* __restrict__ desc,
                          T* __restrict__ partial, std::uint8_t* __restrict__ partial_has,
@@ -119,6 +217,7 @@ __global__ void __launch_bounds__(BT)
   __shared__ std::uint8_t pres[kGeneral ? NB : 1];
   __shared__ T red[BT / 32];
   __shared__ std::uint8_t red_has[BT / 32];
+  __shared__ std::uint32_t heads[kSmall ? NB / 32 : 1];
   const RowBlockDesc d = desc[blockIdx.x];
   const HotColdGather<T> gather{a.u, hot};
   if (d.kind != kRowBlockRows) {
@@ -159,6 +258,25 @@ __global__ void __launch_bounds__(BT)
     }
     return;
   }
+  // Small form: the segmented scan replaces lane groups that would need several rounds
+  // (block-uniform); its row offsets are loaded before the products, hiding their latency.
+  const bool scan = kSmall && d.rows > (BT >> d.slot);
+  int rb[4] = {0, 0, 0, 0};
+  int re[4] = {0, 0, 0, 0};
+  if constexpr (kSmall) {
+    if (scan) {
+      for (int w = static_cast<int>(threadIdx.x); w < NB / 32; w += BT) heads[w] = 0;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int rr = static_cast<int>(threadIdx.x) + j * BT;
+        if (rr < d.rows) {
+          const std::int64_t r = d.r0 + rr;
+          rb[j] = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r)) - d.k0);
+          re[j] = static_cast<int>(static_cast<std::int64_t>(__ldg(a.A.row_ptr + r + 1)) - d.k0);
+        }
+      }
+    }
+  }
   // 1. Products of the block's entries, four independent loads per thread.
 #pragma unroll
   for (int it = 0; it < NB / BT; ++it) {
@@ -172,6 +290,13 @@ __global__ void __launch_bounds__(BT)
   }
   __syncthreads();
   // 2. Rows of up to NB / 4 entries, reduced out of shared memory.
+  if constexpr (kSmall) {
+    static_assert(!kGeneral, "the small form is the simple path's");
+    if (scan) {
+      row_block_scan_rows<S, BT>(a, d, prod, heads, red, red_has, rb, re);
+      return;
+    }
+  }
   row_block_reduce_rows<S, kGeneral>(a, d, prod, pres, BT, static_cast<int>(threadIdx.x));
 }
 
@@ -194,21 +319,41 @@ __global__ void __launch_bounds__(128)
   write_result<kGeneral>(out, l.row, acc, has);
 }
 
+/// The rows kernel for BT threads, in its small form where `small` allows it.
+template <class S, bool kGeneral, int BT, class T, class I, class VV>
+void launch_row_block_rows(const MxvArgs<T, I, VV>& a, bool small, std::int64_t blocks,
+                           const RowBlockDesc* desc, T* partial, std::uint8_t* partial_has,
+                           std::int64_t hot, cudaStream_t stream) {
+  const auto grid = static_cast<unsigned>(blocks);
+  if constexpr (!kGeneral) {
+    if (small) {
+      mxv_row_block_kernel<S, false, BT, true>
+          <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
+      return;
+    }
+  }
+  mxv_row_block_kernel<S, kGeneral, BT, false>
+      <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
+}
+
 /// Launches both kernels. `block_threads` is 128 or 256 (NB = 4 x that: the partition must have
 /// been built for the same NB); `ws` holds at least `pieces` partials of T plus `pieces` bytes.
+/// `small`: the graph is launch-bound (mxv_entry.cuh): the simple path takes the kernel's small
+/// form; the general path (masks, accumulators) keeps the plain form, one instantiation fewer.
 template <class S, bool kGeneral, class T, class I, class VV>
 void launch_row_block(const MxvArgs<T, I, VV>& a, int block_threads, std::int64_t blocks,
                       const RowBlockDesc* desc, std::int64_t n_long, const RowBlockLong* longs,
-                      std::int64_t pieces, void* ws, std::int64_t hot, cudaStream_t stream) {
+                      std::int64_t pieces, void* ws, std::int64_t hot, bool small,
+                      cudaStream_t stream) {
   T* partial = static_cast<T*>(ws);
   auto* partial_has = reinterpret_cast<std::uint8_t*>(partial + pieces);
   if (blocks > 0) {
     if (block_threads == 128) {
-      mxv_row_block_kernel<S, kGeneral, 128>
-          <<<static_cast<unsigned>(blocks), 128, 0, stream>>>(a, desc, partial, partial_has, hot);
+      launch_row_block_rows<S, kGeneral, 128>(a, small, blocks, desc, partial, partial_has, hot,
+                                              stream);
     } else {
-      mxv_row_block_kernel<S, kGeneral, 256>
-          <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(a, desc, partial, partial_has, hot);
+      launch_row_block_rows<S, kGeneral, 256>(a, small, blocks, desc, partial, partial_has, hot,
+                                              stream);
     }
   }
   if (n_long > 0) {
