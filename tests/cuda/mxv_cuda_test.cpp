@@ -265,6 +265,36 @@ TEST(MxvCuda, RowBlockSmallFormMatchesCpuOnShortRowsBesideLongOnes) {
   check_small_form<double, std::int64_t>(87);
 }
 
+// row_block's block form streams the matrix with L2 eviction hints only when its indices and
+// values take more than 60% of L2 (mxv_entry.cuh, row_block_form); every other test graph is
+// smaller and runs the plain-load (or small) form. A matrix sized from the device's L2 so that
+// the streaming form runs: float / int32 and double / int64, plain and relabelled columns, the
+// simple path and an accumulator with absent inputs (the general path).
+TEST(MxvCuda, RowBlockStreamingFormMatchesCpuOnAMatrixLargerThanL2) {
+  SPINDLE_REQUIRE_CUDA();
+  const std::int64_t l2 = device_caps().l2_bytes;
+  ASSERT_GT(l2, 0);
+  const std::int64_t n = l2 / 8 / 16 + 1;  // ~16 entries per row: about L2's size in float / int32
+  const std::int64_t cols = 100003;
+  const auto A = make_graph<std::int32_t, float>(Family::Uniform, n, cols, 91);
+  ASSERT_GT(static_cast<double>(A.nnz()) * 8.0, 0.6 * static_cast<double>(l2));
+  const auto u = random_vector<float>(cols, 0.0, 92);
+  const auto D = make_graph<std::int64_t, double>(Family::Uniform, n / 2, cols, 93);
+  ASSERT_GT(static_cast<double>(D.nnz()) * 16.0, 0.6 * static_cast<double>(l2));
+  const auto ud = random_vector<double>(cols, 0.0, 94);
+  for (const KernelCase& k :
+       {kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024),
+        kc(MxvKernel::RowBlock, 512, 0, 1), kc(MxvKernel::RowBlock, 1024, 0, 1)}) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(n, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, Vector<float>(n, 0.f))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(D, k, ud, Vector<double>(n / 2, 0.0))));
+  }
+  EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+      A, kc(MxvKernel::RowBlock, 1024), random_vector<float>(cols, 0.3, 95),
+      random_vector<float>(n, 0.2, 96), Mask{}, Accum::plus())));
+}
+
 // row_block's warp form runs a persistent grid (one block per SM, 32 warps): with several times
 // more tasks than warps each warp walks many tasks, and the next task's loads are in flight while
 // it reduces the current one. Power-law rows (long rows cut into many pieces) and a hot set

@@ -39,6 +39,22 @@ inline constexpr std::int64_t kDefaultRowBlockEntries = 1024;  // row_block: 256
 /// (partition.hpp, kRowBlockSmallGraphLongFactor). The planner's small-graph bound (kSmallNnz).
 inline constexpr std::int64_t kRowBlockOneLaunchBelowNnz = std::int64_t{1} << 17;
 
+/// row_block's form for a graph of `nnz` entries (row_block.cuh, RowBlockForm): Small below
+/// kRowBlockOneLaunchBelowNnz (the general path runs it as L2Resident), L2Resident while the
+/// index and value streams take at most kRowBlockL2ResidentShare of L2, Streaming above. The share
+/// is set between R-MAT 18 (31.5 MB on a 60 MB L2: plain loads 30.7 us, streaming 30.3-33.6) and
+/// R-MAT 19 (64 MB: plain loads 13% slower), H200.
+inline constexpr double kRowBlockL2ResidentShare = 0.6;
+template <class T, class I, class VV>
+RowBlockForm row_block_form(std::int64_t nnz, const DeviceCaps& caps) {
+  if (nnz < kRowBlockOneLaunchBelowNnz) return RowBlockForm::Small;
+  const double stream_bytes = static_cast<double>(nnz) *
+                              static_cast<double>(sizeof(I) + (is_pattern_v<VV> ? 0 : sizeof(T)));
+  return stream_bytes <= kRowBlockL2ResidentShare * static_cast<double>(caps.l2_bytes)
+             ? RowBlockForm::L2Resident
+             : RowBlockForm::Streaming;
+}
+
 /// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
 /// it (row_block.cuh); its warp form copies them into shared memory (row_block_warp.cuh). 128 KB:
 /// in the exploration harness (apps/bench/experiments; H100, R-MAT scale 22, fp32) hot sets of
@@ -130,7 +146,7 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
                      ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
                      : nullptr;
       launch_row_block<S, kGeneral>(a, bt, part.blocks, part.desc, part.n_long, part.longs,
-                                    part.pieces, ws, hot, M.nnz() < kRowBlockOneLaunchBelowNnz,
+                                    part.pieces, ws, hot, row_block_form<T, I, VV>(M.nnz(), caps),
                                     stream);
       break;
     }

@@ -55,6 +55,17 @@ struct HotColdGather {
 /// 0.45 ms on R-MAT scale 22 (H100), no faster than reading everything through L1.
 inline constexpr int kRowBlockStreamHints = 1;
 
+/// The forms of the block kernel (launch_row_block picks one per call):
+///   Streaming: the streams as above (mxv_args.cuh's policy 1): a matrix that does not fit in L2;
+///   L2Resident: plain loads for the streams too, for a matrix that fits in L2 with room to spare.
+///     Leaving it first in L2 then only lets whatever else ran before evict it: on R-MAT 18 (31.5
+///     MB of indices and values, H200) the streaming form took 30.3 us right after another
+///     row_block call but 33.6 us after other kernels had filled L2, the plain loads 30.7 us either
+///     way; R-MAT 19 (64 MB) lost 13% with plain loads (NOTES.md, "Stream hints and L2").
+///   Small: L2Resident plus the segmented scan for blocks of many short rows (kSmall below), for
+///     launch-bound graphs, simple path only.
+enum class RowBlockForm { Streaming, L2Resident, Small };
+
 template <class S, bool kGeneral, int BT, class T>
 __device__ __forceinline__ void row_block_reduce_whole(T s, bool h, T* red, std::uint8_t* red_has,
                                                        T& total, bool& total_has) {
@@ -200,19 +211,21 @@ __device__ __forceinline__ void row_block_scan_rows(const MxvArgs<T, I, VV>& a,
   }
 }
 
-/// kSmall: the form for small, launch-bound graphs (launch_row_block), where one block's critical
+/// The Small form is for small, launch-bound graphs (launch_row_block), where one block's critical
 /// path is the kernel's time: blocks of rows whose lane groups would need several rounds reduce
 /// them with the segmented scan instead. It needs 40-44 registers against the plain form's 28;
 /// compiled into one kernel with a run-time switch, that lowered the plain form's occupancy and
 /// cost R-MAT 19 / 20 (block form, relabelled) 15-20% on the H200, hence two instantiations.
 /// Eight products in flight per thread for long rows (instead of four) were tried in this form
 /// and changed nothing measurable on as20graph, so both forms keep four.
-template <class S, bool kGeneral, int BT, bool kSmall, class T, class I, class VV>
+template <class S, bool kGeneral, int BT, RowBlockForm kForm, class T, class I, class VV>
 __global__ void __launch_bounds__(BT)
     mxv_row_block_kernel(const MxvArgs<T, I, VV> a, const RowBlockDesc* __restrict__ desc,
                          T* __restrict__ partial, std::uint8_t* __restrict__ partial_has,
                          std::int64_t hot) {
   constexpr int NB = 4 * BT;
+  constexpr bool kSmall = kForm == RowBlockForm::Small;
+  constexpr int kHints = kForm == RowBlockForm::Streaming ? kRowBlockStreamHints : 0;
   __shared__ T prod[NB];
   __shared__ std::uint8_t pres[kGeneral ? NB : 1];
   __shared__ T red[BT / 32];
@@ -234,7 +247,7 @@ __global__ void __launch_bounds__(BT)
         p[j] = false;
         v[j] = a.identity;
         if (t < d.nk) {
-          v[j] = entry_product<S, kGeneral, kRowBlockStreamHints>(a, d.k0 + t, p[j], gather);
+          v[j] = entry_product<S, kGeneral, kHints>(a, d.k0 + t, p[j], gather);
         }
       }
 #pragma unroll
@@ -283,7 +296,7 @@ __global__ void __launch_bounds__(BT)
     const int t = it * BT + static_cast<int>(threadIdx.x);
     if (t < d.nk) {
       bool p = false;
-      const T v = entry_product<S, kGeneral, kRowBlockStreamHints>(a, d.k0 + t, p, gather);
+      const T v = entry_product<S, kGeneral, kHints>(a, d.k0 + t, p, gather);
       prod[t] = p ? v : a.identity;
       if constexpr (kGeneral) pres[t] = p ? 1 : 0;
     }
@@ -319,40 +332,44 @@ __global__ void __launch_bounds__(128)
   write_result<kGeneral>(out, l.row, acc, has);
 }
 
-/// The rows kernel for BT threads, in its small form where `small` allows it.
+/// The rows kernel for BT threads in `form` (the general path has no Small form: L2Resident).
 template <class S, bool kGeneral, int BT, class T, class I, class VV>
-void launch_row_block_rows(const MxvArgs<T, I, VV>& a, bool small, std::int64_t blocks,
+void launch_row_block_rows(const MxvArgs<T, I, VV>& a, RowBlockForm form, std::int64_t blocks,
                            const RowBlockDesc* desc, T* partial, std::uint8_t* partial_has,
                            std::int64_t hot, cudaStream_t stream) {
   const auto grid = static_cast<unsigned>(blocks);
   if constexpr (!kGeneral) {
-    if (small) {
-      mxv_row_block_kernel<S, false, BT, true>
+    if (form == RowBlockForm::Small) {
+      mxv_row_block_kernel<S, false, BT, RowBlockForm::Small>
           <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
       return;
     }
   }
-  mxv_row_block_kernel<S, kGeneral, BT, false>
-      <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
+  if (form == RowBlockForm::Streaming) {
+    mxv_row_block_kernel<S, kGeneral, BT, RowBlockForm::Streaming>
+        <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
+  } else {
+    mxv_row_block_kernel<S, kGeneral, BT, RowBlockForm::L2Resident>
+        <<<grid, BT, 0, stream>>>(a, desc, partial, partial_has, hot);
+  }
 }
 
 /// Launches both kernels. `block_threads` is 128 or 256 (NB = 4 x that: the partition must have
 /// been built for the same NB); `ws` holds at least `pieces` partials of T plus `pieces` bytes.
-/// `small`: the graph is launch-bound (mxv_entry.cuh): the simple path takes the kernel's small
-/// form; the general path (masks, accumulators) keeps the plain form, one instantiation fewer.
+/// `form`: RowBlockForm above (mxv_entry.cuh picks it from the graph's size).
 template <class S, bool kGeneral, class T, class I, class VV>
 void launch_row_block(const MxvArgs<T, I, VV>& a, int block_threads, std::int64_t blocks,
                       const RowBlockDesc* desc, std::int64_t n_long, const RowBlockLong* longs,
-                      std::int64_t pieces, void* ws, std::int64_t hot, bool small,
+                      std::int64_t pieces, void* ws, std::int64_t hot, RowBlockForm form,
                       cudaStream_t stream) {
   T* partial = static_cast<T*>(ws);
   auto* partial_has = reinterpret_cast<std::uint8_t*>(partial + pieces);
   if (blocks > 0) {
     if (block_threads == 128) {
-      launch_row_block_rows<S, kGeneral, 128>(a, small, blocks, desc, partial, partial_has, hot,
+      launch_row_block_rows<S, kGeneral, 128>(a, form, blocks, desc, partial, partial_has, hot,
                                               stream);
     } else {
-      launch_row_block_rows<S, kGeneral, 256>(a, small, blocks, desc, partial, partial_has, hot,
+      launch_row_block_rows<S, kGeneral, 256>(a, form, blocks, desc, partial, partial_has, hot,
                                               stream);
     }
   }
