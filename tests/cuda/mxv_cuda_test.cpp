@@ -115,6 +115,25 @@ template <class S, class I, class V>
   return r;
 }
 
+// plus_times over A with kernel k, `runs` times: every run's bits equal the first run's.
+template <class T, class I, class V>
+::testing::AssertionResult same_bits_run_to_run(const Graph<I, V>& A, const Vector<T>& u,
+                                                const KernelCase& k, int runs) {
+  Vector<T> first;
+  for (int run = 0; run < runs; ++run) {
+    Vector<T> w(A.rows(), T(0));
+    detail::cuda::mxv<semiring::plus_times<T>>(plan_of(k, OpKind::Mxv), w, Mask{}, Accum::none(), A,
+                                               u, false, false);
+    w.sync_to_host();
+    if (run == 0) {
+      first = w;
+    } else if (w.values() != first.values()) {
+      return ::testing::AssertionFailure() << k.name << " changed bits on run " << run;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // Every kernel case on one family, plus_times and min_plus over float.
 template <class I>
 void check_family(Family f, std::int64_t n, std::int64_t cols, std::uint64_t seed) {
@@ -242,18 +261,7 @@ void check_small_form(std::uint64_t seed) {
         EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u, w0)));
       });
     }
-    Vector<T> first;
-    for (int run = 0; run < 3; ++run) {
-      Vector<T> w(6007, T(0));
-      detail::cuda::mxv<semiring::plus_times<T>>(plan_of(k, OpKind::Mxv), w, Mask{}, Accum::none(),
-                                                 A, u, false, false);
-      w.sync_to_host();
-      if (run == 0) {
-        first = w;
-        continue;
-      }
-      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
-    }
+    ASSERT_TRUE(same_bits_run_to_run(A, u, k, 3));
   }
 }
 
@@ -445,35 +453,13 @@ TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
   for (const KernelCase& k : {kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 3),
                               kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024, 0, 1),
                               kc(MxvKernel::RowBlock, 256, 0, 1)}) {
-    Vector<float> first;
-    for (int run = 0; run < 5; ++run) {
-      Vector<float> w(20011, 0.0f);
-      detail::cuda::mxv<semiring::plus_times<float>>(plan_of(k, OpKind::Mxv), w, Mask{},
-                                                     Accum::none(), A, u, false, false);
-      w.sync_to_host();
-      if (run == 0) {
-        first = w;
-        continue;
-      }
-      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
-    }
+    ASSERT_TRUE(same_bits_run_to_run(A, u, k, 5));
   }
   // The warp form's persistent loop (several tasks per warp, columns past the hot set).
   const auto B = make_graph<std::int32_t, float>(Family::Uniform, 200003, 150001, 73);
   const auto ub = random_vector<float>(150001, 0.0, 74);
   for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::RowBlock, 256)}) {
-    Vector<float> first;
-    for (int run = 0; run < 3; ++run) {
-      Vector<float> w(200003, 0.0f);
-      detail::cuda::mxv<semiring::plus_times<float>>(plan_of(k, OpKind::Mxv), w, Mask{},
-                                                     Accum::none(), B, ub, false, false);
-      w.sync_to_host();
-      if (run == 0) {
-        first = w;
-        continue;
-      }
-      ASSERT_EQ(w.values(), first.values()) << k.name << " changed bits on run " << run;
-    }
+    ASSERT_TRUE(same_bits_run_to_run(B, ub, k, 3));
   }
 }
 
