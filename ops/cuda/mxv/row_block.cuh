@@ -14,10 +14,10 @@
 /// pieces of 8 NB entries whose partial results a second kernel adds left to right. No float
 /// atomics anywhere: results are bit-identical run to run.
 ///
-/// On small, launch-bound graphs the simple path runs a small form of the kernel (kSmall): a block
-/// of many short rows reduces them with a segmented scan (row_block_scan_rows) instead of rounds
-/// of lane groups (as20graph, 26 k entries, longest row 1459: 6.8 us instead of 8.2 with 1024
-/// entries per block, H200; NOTES.md, "row_block's small form").
+/// On small, launch-bound graphs the simple path runs the kernel's Small form (RowBlockForm): a
+/// block of many short rows reduces them with a segmented scan (row_block_scan_rows) instead of
+/// rounds of lane groups (as20graph, 26 k entries, longest row 1459: 6.6-6.8 us instead of 8.2
+/// with 1024 entries per block, H200; NOTES.md, "row_block's small form").
 ///
 /// Gathers of u go through HotColdGather: when the columns are relabelled by in-degree
 /// (partition.hpp), ids below `hot` are the most gathered entries and are read through L1, the
@@ -213,9 +213,10 @@ __device__ __forceinline__ void row_block_scan_rows(const MxvArgs<T, I, VV>& a,
 
 /// The Small form is for small, launch-bound graphs (launch_row_block), where one block's critical
 /// path is the kernel's time: blocks of rows whose lane groups would need several rounds reduce
-/// them with the segmented scan instead. It needs 40-44 registers against the plain form's 28;
-/// compiled into one kernel with a run-time switch, that lowered the plain form's occupancy and
-/// cost R-MAT 19 / 20 (block form, relabelled) 15-20% on the H200, hence two instantiations.
+/// them with the segmented scan instead. Its first version took 40-44 registers against the
+/// plain forms' 28 (ptxas, float / int32); compiled into one kernel with a run-time switch, that
+/// lowered the plain form's occupancy and cost R-MAT 19 / 20 (block form, relabelled) 15-20% on
+/// the H200, hence a separate instantiation.
 /// Eight products in flight per thread for long rows (instead of four) were tried in this form
 /// and changed nothing measurable on as20graph, so both forms keep four.
 template <class S, bool kGeneral, int BT, RowBlockForm kForm, class T, class I, class VV>
