@@ -6,12 +6,16 @@
 // device and never uploaded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "cuda_test_util.hpp"
+#include "deferred_host_util.hpp"
 #include "spindle/debug/allocation.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/ewise.hpp"
+#include "spindle/ops/mxm.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/reduce.hpp"
 
@@ -121,10 +125,7 @@ TEST(CudaResidency, InjectedDeviceAllocationFailureThrowsOutOfMemoryAndKeepsInpu
 // A vector built with a size and a fill value has no host array until the host needs one
 // (spindle/vector.hpp): the device fills its copy itself, nothing is uploaded, and every use
 // still sees the filled vector.
-template <class T>
-bool host_array_made(const Vector<T>& v) {
-  return detail::ResidencyAccess::host(v).values != nullptr;
-}
+using test::host_array_made;
 
 TEST(CudaResidency, VectorBuiltWithAFillIsFilledOnTheDeviceNotUploaded) {
   SPINDLE_REQUIRE_CUDA();
@@ -246,6 +247,67 @@ TEST(CudaResidency, DeferredOutputsAccumulatorsAndMasksMatchCpu) {
 
 namespace spindle {
 namespace {
+
+// The largest |got - want| relative to max(1, |want|) over two matrices of one shape.
+double max_rel_diff(const DenseMatrix<float>& got, const DenseMatrix<float>& want) {
+  EXPECT_EQ(got.rows(), want.rows());
+  EXPECT_EQ(got.cols(), want.cols());
+  double worst = 0;
+  for (std::int64_t k = 0; k < want.size() && k < got.size(); ++k) {
+    const double w = want.data()[k];
+    worst = std::max(worst, std::fabs(got.data()[k] - w) / std::max(1.0, std::fabs(w)));
+  }
+  return worst;
+}
+
+// A DenseMatrix built with a shape and a fill has no host array until the host needs one, as a
+// Vector: read on the device it is filled there (no upload), an output written on the device
+// never makes one, and the first host read makes it and downloads once.
+TEST(CudaResidency, DenseMatrixBuiltWithAFillIsFilledOnTheDeviceAndOutputsStayThere) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = cuda_test::make_graph<std::int32_t, float>(Family::PowerLaw, 3001, 3001, 13);
+  const semiring::plus_times<float> pt{};
+  const Descriptor cpu = Descriptor().on(Device::Cpu);
+  for (float fill : {0.0f, 0.75f}) {
+    SCOPED_TRACE(fill);
+    const DenseMatrix<float> B(3001, 8, fill);
+    DenseMatrix<float> C, Cc;
+    DenseMatrix<float> pre(3001, 8, -5.0f);  // an output of the right shape, overwritten
+    reset_transfer_stats();
+    mxm(C, pt, A, B, kCuda);
+    mxm(pre, pt, A, B, kCuda);
+    EXPECT_EQ(transfer_stats().uploads, 0u);
+    EXPECT_EQ(transfer_stats().upload_bytes, 0u);
+    EXPECT_FALSE(host_array_made(B));
+    EXPECT_FALSE(host_array_made(C));
+    EXPECT_FALSE(host_array_made(pre));
+    EXPECT_EQ(C.residency(), Residency::Device);
+    mxm(Cc, pt, A, B, cpu);  // the CPU reads B's host array, made from the fill
+    EXPECT_TRUE(host_array_made(B));
+    reset_transfer_stats();
+    const DenseMatrix<float>& c = C;
+    EXPECT_LE(max_rel_diff(c, Cc), 1e-5);
+    EXPECT_EQ(transfer_stats().downloads, 1u) << "one download into the newly made array";
+    EXPECT_TRUE(host_array_made(C));
+    EXPECT_LE(max_rel_diff(pre, Cc), 1e-5);
+
+    // An accumulated output keeps its fill as the old value, filled on the device.
+    DenseMatrix<float> acc(3001, 8, 2.0f), accc(3001, 8, 2.0f);
+    reset_transfer_stats();
+    mxm(acc, Accum::plus(), pt, A, B, kCuda);
+    EXPECT_EQ(transfer_stats().uploads, 0u);
+    EXPECT_FALSE(host_array_made(acc));
+    mxm(accc, Accum::plus(), pt, A, B, cpu);
+    EXPECT_LE(max_rel_diff(acc, accc), 1e-5);
+
+    // A copy of a deferred output whose device copy is current stays on the device.
+    DenseMatrix<float> D;
+    mxm(D, pt, A, B, kCuda);
+    const DenseMatrix<float> D_copy(D);  // NOLINT(performance-unnecessary-copy-initialization)
+    EXPECT_FALSE(host_array_made(D_copy));
+    EXPECT_LE(max_rel_diff(D_copy, Cc), 1e-5);
+  }
+}
 
 TEST(CudaResources, ReleasedHandlesAndScratchAreRecreatedByTheNextCall) {
   SPINDLE_REQUIRE_CUDA();

@@ -7,17 +7,15 @@
 #include <thread>
 #include <vector>
 
+#include "deferred_host_util.hpp"
+#include "spindle/debug/allocation.hpp"
 #include "spindle/mask.hpp"
 #include "spindle/vector.hpp"
 
 namespace spindle {
 namespace {
 
-// The host array as the residency layer sees it: null while it is deferred.
-template <class T>
-bool host_array_made(const Vector<T>& v) {
-  return detail::ResidencyAccess::host(v).values != nullptr;
-}
+using test::host_array_made;
 
 TEST(VectorDeferredHost, SizeAndEntriesAreThoseOfTheFilledArray) {
   Vector<double> v(1000, 2.5);
@@ -147,6 +145,32 @@ TEST(VectorDeferredHost, ConcurrentConstReadersMakeTheArrayOnce) {
     for (int t = 0; t < 8; ++t) EXPECT_EQ(seen[t], 1.5 + (1 << 16)) << "round " << round;
     EXPECT_EQ(v.values().size(), std::size_t{1} << 16);
   }
+}
+
+// Making the array is an engine allocation like any other: it goes through the allocation hook
+// (OutOfMemory naming it), and a failed attempt leaves the vector deferred and whole.
+TEST(VectorDeferredHost, MakingTheArrayGoesThroughTheAllocationHook) {
+  const Vector<float> v(1000, 0.5f);
+  {
+    const debug::ScopedAllocationFailure fail(1, debug::AllocationFilter::Host);
+    try {
+      (void)v[3];
+      ADD_FAILURE() << "the injected failure did not fire";
+    } catch (const OutOfMemory& e) {
+      EXPECT_NE(std::string(e.what()).find("vector host array"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(host_array_made(v));
+  EXPECT_EQ(v.size(), 1000);
+  EXPECT_EQ(v.values(), std::vector<float>(1000, 0.5f));
+
+  Vector<float> w(10, 1.0f);
+  {
+    const debug::ScopedAllocationFailure fail(1, debug::AllocationFilter::Host);
+    EXPECT_THROW(w[2] = 4.0f, OutOfMemory);
+  }
+  EXPECT_FALSE(host_array_made(w)) << "a failed write leaves the vector as it was";
+  EXPECT_EQ(w.values(), std::vector<float>(10, 1.0f));
 }
 
 }  // namespace

@@ -13,33 +13,24 @@
 /// write access marks the device copy stale. See spindle/cuda/residency.hpp for the rules and
 /// the transfer counters.
 ///
-/// Host storage is made when the host first needs it: `Vector(n, fill)` records n and the fill
-/// value and allocates nothing. The first host access allocates and fills the array (or downloads
-/// into it when a device copy is newer); a CUDA operation that reads the vector first fills its
-/// device copy on the device (no upload), and one that overwrites it never needs the host array at
-/// all. So a vector that lives on the device from birth (an algorithm's iterate, an output) costs
-/// no host memory and no host page faults. Sizes and contents are as if the array were made at
-/// construction, and concurrent const access is as safe as before (one thread makes the array).
+/// Host storage is made when the host first needs it (spindle/detail/deferred_array.hpp):
+/// `Vector(n, fill)` records n and the fill value and allocates nothing. The first host access
+/// allocates and fills the array (or downloads into it when a device copy is newer); a CUDA
+/// operation that reads the vector first fills its device copy on the device (no upload), and one
+/// that overwrites it never needs the host array at all. So a vector that lives on the device from
+/// birth (an algorithm's iterate, an output) costs no host memory and no host page faults. Sizes
+/// and contents are as if the array were made at construction, and concurrent const access is as
+/// safe as before (one thread makes the array).
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "spindle/cuda/residency.hpp"
-#include "spindle/debug/allocation.hpp"
+#include "spindle/detail/deferred_array.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle {
-namespace detail {
-/// Serialises the making of a Vector's deferred host array by concurrent const readers (rare: once
-/// per vector, and only while it is still deferred).
-inline std::mutex& deferred_host_mutex() {
-  static std::mutex m;
-  return m;
-}
-}  // namespace detail
 
 template <class T>
 class Vector {
@@ -54,26 +45,12 @@ class Vector {
     // before (device newer: the host arrays copied below are stale anyway) or after it.
     if (o.dev_) dev_.reset(detail::mirror_clone(*o.dev_));
     present_ = o.present_;
-    if (o.deferred_.load(std::memory_order_acquire)) {
-      std::lock_guard<std::mutex> lock(detail::deferred_host_mutex());
-      if (o.deferred_.load(std::memory_order_relaxed)) {
-        defer_(o.deferred_n_, o.fill_);
-      } else {
-        values_ = o.values_;
-      }
-    } else {
-      values_ = o.values_;
-    }
+    values_ = o.values_;
   }
   /// Moves; the moved-from vector is empty (size 0).
   Vector(Vector&& o) noexcept
-      : values_(std::move(o.values_)),
-        present_(std::move(o.present_)),
-        dev_(std::move(o.dev_)),
-        deferred_n_(o.deferred_n_),
-        fill_(o.fill_),
-        deferred_(o.deferred_.load(std::memory_order_relaxed)) {
-    o.forget_();
+      : values_(std::move(o.values_)), present_(std::move(o.present_)), dev_(std::move(o.dev_)) {
+    o.present_.clear();
   }
   Vector& operator=(const Vector& o) {
     if (this != &o) {
@@ -87,15 +64,12 @@ class Vector {
       values_ = std::move(o.values_);
       present_ = std::move(o.present_);
       dev_ = std::move(o.dev_);
-      deferred_n_ = o.deferred_n_;
-      fill_ = o.fill_;
-      deferred_.store(o.deferred_.load(std::memory_order_relaxed), std::memory_order_relaxed);
-      o.forget_();
+      o.present_.clear();
     }
     return *this;
   }
   /// A full vector of n entries, all equal to `fill` (the host array is made at first host use).
-  explicit Vector(std::int64_t n, T fill = T{}) { defer_(checked_size(n), fill); }
+  explicit Vector(std::int64_t n, T fill = T{}) : values_(checked_size(n), fill) {}
   /// A full vector adopting `values`.
   explicit Vector(std::vector<T> values) : values_(std::move(values)) {}
   /// A vector of n absent entries (an empty GraphBLAS vector).
@@ -105,11 +79,7 @@ class Vector {
     return v;
   }
 
-  std::int64_t size() const noexcept {
-    // values_ is not read while deferred: a concurrent const reader may be making it.
-    if (deferred_.load(std::memory_order_acquire)) return static_cast<std::int64_t>(deferred_n_);
-    return static_cast<std::int64_t>(values_.size());
-  }
+  std::int64_t size() const noexcept { return static_cast<std::int64_t>(values_.size()); }
   /// True when every entry is present (no bitmap).
   bool is_full() const {
     // Answered from the device copy's state when that is newer: no download.
@@ -129,27 +99,27 @@ class Vector {
 
   T& operator[](std::int64_t i) {
     written_();
-    return values_[i];
+    return values_.made()[i];
   }
   const T& operator[](std::int64_t i) const {
     sync_();
-    return values_[i];
+    return values_.made()[i];
   }
   T* data() {
     written_();
-    return values_.data();
+    return values_.made().data();
   }
   const T* data() const {
     sync_();
-    return values_.data();
+    return values_.made().data();
   }
   const std::vector<T>& values() const {
     sync_();
-    return values_;
+    return values_.made();
   }
   std::vector<T>& values() {
     written_();
-    return values_;
+    return values_.made();
   }
 
   /// The bitmap (1 = present); empty for a full vector.
@@ -170,7 +140,7 @@ class Vector {
   /// Sets entry i (making it present).
   void set(std::int64_t i, T v) {
     written_();
-    values_[i] = v;
+    values_.made()[i] = v;
     if (!present_.empty()) present_[i] = 1;
   }
   /// Removes entry i (switching to bitmap storage if needed).
@@ -182,11 +152,7 @@ class Vector {
   /// Makes every entry present with value `v`.
   void fill(T v) {
     overwritten_();
-    if (deferred_.load(std::memory_order_relaxed)) {
-      fill_ = v;  // still no host array: it will be made with v
-    } else {
-      std::fill(values_.begin(), values_.end(), v);
-    }
+    values_.fill(v);  // a deferred array only changes its fill value
     present_.clear();
   }
   /// Removes every entry.
@@ -207,10 +173,7 @@ class Vector {
     overwritten_();
     const std::size_t count = checked_size(n);
     // Absent slots hold unspecified values: an array of the right size is kept as it is.
-    if (deferred_.load(std::memory_order_relaxed) || values_.size() != count) {
-      std::vector<T>().swap(values_);
-      defer_(count, T{});
-    }
+    if (values_.deferred() || values_.size() != count) values_.defer(count, T{});
     present_.assign(count, 0);
   }
 
@@ -223,45 +186,11 @@ class Vector {
 
  private:
   friend struct detail::ResidencyAccess;
-  detail::HostArrays host_arrays_() const noexcept {
-    if (deferred_.load(std::memory_order_acquire)) {
-      // No array yet: the content is deferred_n_ copies of fill_ (present_ as it is).
-      detail::HostArrays h{nullptr, sizeof(T), static_cast<std::int64_t>(deferred_n_), &present_};
-      h.fill = &fill_;
-      return h;
-    }
-    return {const_cast<T*>(values_.data()), sizeof(T), size(), &present_};
-  }
-  // The host array, made now if it was deferred: filled (value-initialised instead when a newer
-  // device copy is about to be downloaded into it). It is built outside the lock (concurrent
-  // first readers may each build one; the first to publish wins), so the global lock is only
-  // held for a swap. A failed allocation is OutOfMemory with the numbers.
-  void make_host_() const {
-    if (!deferred_.load(std::memory_order_acquire)) return;
-    const std::size_t n = deferred_n_;  // not changed by const paths
-    const std::uint64_t bytes = detail::bytes_of<T>(n);
-    std::vector<T> made;
-    try {
-      if (bytes >= detail::kHostCapacityCheckBytes) {
-        detail::check_host_capacity(bytes, "vector host array");
-      }
-      if (dev_ && detail::mirror_device_newer(*dev_)) {
-        made.resize(n);
-      } else {
-        made.assign(n, fill_);
-      }
-    } catch (const std::bad_alloc&) {
-      detail::throw_host_out_of_memory(bytes, "vector host array");
-    } catch (const std::length_error&) {
-      detail::throw_host_out_of_memory(bytes, "vector host array");
-    }
-    std::lock_guard<std::mutex> lock(detail::deferred_host_mutex());
-    if (!deferred_.load(std::memory_order_relaxed)) return;
-    values_.swap(made);
-    deferred_.store(false, std::memory_order_release);
-  }
+  detail::HostArrays host_arrays_() const noexcept { return values_.view(&present_); }
+  // The host copy current: the array made if it was deferred (value-initialised when a newer
+  // device copy is about to be downloaded into it), then the download if one is due.
   void sync_() const {
-    make_host_();
+    values_.make(dev_ && detail::mirror_device_newer(*dev_), "vector host array");
     detail::sync_host_if_needed(dev_, host_arrays_());
   }
   // What present() and nvals() need: the bitmap current on the host. A deferred array stays
@@ -275,17 +204,6 @@ class Vector {
     sync_();
     if (dev_) detail::mirror_host_written(*dev_);
   }
-  void defer_(std::size_t n, T fill) {
-    deferred_n_ = n;
-    fill_ = fill;
-    deferred_.store(n > 0, std::memory_order_relaxed);
-  }
-  void forget_() noexcept {
-    values_.clear();
-    present_.clear();
-    deferred_n_ = 0;
-    deferred_.store(false, std::memory_order_relaxed);
-  }
   // The whole content is replaced: no download needed, the device copy is stale.
   void overwritten_() {
     if (dev_) detail::mirror_host_written(*dev_);
@@ -295,15 +213,10 @@ class Vector {
     return static_cast<std::size_t>(n);
   }
   // mutable: a const accessor may refresh the host copy from the device (see residency.hpp).
-  mutable std::vector<T> values_;
+  // values_ is made when the host first needs it (spindle/detail/deferred_array.hpp).
+  detail::DeferredArray<T> values_;
   mutable std::vector<std::uint8_t> present_;
   mutable detail::DeviceMirrorPtr dev_;
-  // Deferred host array: while deferred_, values_ is empty and the host content is deferred_n_
-  // copies of fill_ (with present_ as it is). Only make_host_() clears deferred_ from a const
-  // path, under deferred_host_mutex().
-  std::size_t deferred_n_ = 0;
-  T fill_{};
-  mutable std::atomic<bool> deferred_{false};
 };
 
 }  // namespace spindle

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../alg_test_utils.hpp"
+#include "deferred_host_util.hpp"
 #include "ops/cuda/gemm/split_tf32.hpp"
 #include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/algorithms.hpp"
@@ -180,6 +181,40 @@ TEST(AlgorithmsCuda, GcnMatchesCpu) {
   for (const std::string& t : tuned_gemm) {
     EXPECT_TRUE(t.find("fastest of") != std::string::npos || t.find("cached") != std::string::npos)
         << t;
+  }
+}
+
+// A device inference's workspace lives on the device: no matrix of it makes a host array (no
+// host memory, no page faults, nothing zero-filled for the device to overwrite), and reading the
+// result makes that one array and downloads into it.
+TEST(AlgorithmsCuda, GcnWorkspaceMakesNoHostArrays) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 4000, 6, 1.0, 8.0);
+  const auto X = random_features<float>(4000, 16, 5);
+  GcnOptions go;
+  go.device = Device::Cpu;
+  const auto A_hat = gcn_normalize<float>(g, go);
+  for (const auto& widths :
+       {std::vector<std::int64_t>{32, 8}, std::vector<std::int64_t>{8, 32, 4}}) {
+    const auto model = glorot_model<float>(16, widths, 6);
+    go.device = Device::Cpu;
+    const auto want = gcn_inference_normalized(A_hat, X, model, go);
+    go.device = Device::Cuda;
+    GcnWorkspace<float> ws;
+    gcn_inference_normalized(A_hat, X, model, ws, go);
+    for (std::size_t l = 0; l < ws.tmp.size(); ++l) {
+      EXPECT_FALSE(host_array_made(ws.tmp[l])) << "tmp " << l;
+      EXPECT_FALSE(host_array_made(ws.out[l])) << "out " << l;
+    }
+    reset_transfer_stats();
+    const DenseMatrix<float>& got = ws.out.back();
+    double m = 0.0;
+    for (std::int64_t e = 0; e < want.size(); ++e) {
+      m = std::max(m, double(std::fabs(want.data()[e] - got.data()[e])));
+    }
+    EXPECT_LE(m, 1e-4);
+    EXPECT_EQ(transfer_stats().downloads, 1u);
+    EXPECT_TRUE(host_array_made(ws.out.back()));
   }
 }
 

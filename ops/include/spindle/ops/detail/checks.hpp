@@ -78,7 +78,9 @@ void check_dense_output(const char* op, const DenseMatrix<T>& C, std::int64_t ro
                           " (an accumulator needs the shapes to agree)");
 }
 
-/// check_dense_output, then resizes C when its shape differs.
+/// check_dense_output, then resizes C when its shape differs. The new C's host array is made only
+/// when the host first needs it (spindle/detail/deferred_array.hpp), again through the allocation
+/// hook; the check here refuses at once a shape the host could never hold.
 template <class T>
 void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
                           Accum accum) {
