@@ -12,9 +12,10 @@ namespace spindle {
 template <class T>
 void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vector<T>& u,
            const Descriptor& desc) {
-  detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size");
-  if (u.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size", !cuda);
+  if (u.size() == 0) return;
+  if (cuda) {
     detail::cuda::apply(w, mask, accum, op, u, desc.replace);
   } else {
     detail::cpu::apply(w, mask, accum, op, u, desc.replace);
@@ -24,9 +25,10 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
 template <class T>
 void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
            const Descriptor& desc) {
-  detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum);
-  if (A.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum, !cuda);
+  if (A.size() == 0) return;
+  if (cuda) {
     detail::cuda::apply(C, accum, op, A);
   } else {
     detail::cpu::apply(C, accum, op, A);

@@ -73,9 +73,10 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const Descriptor& desc) {
-  detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size");
-  if (w.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size", !cuda);
+  if (w.size() == 0) return;
+  if (cuda) {
     detail::cuda::assign(w, mask, accum, u, desc.replace);
   } else {
     detail::cpu::assign(w, mask, accum, u, desc.replace);

@@ -13,9 +13,10 @@ template <class T>
 void ewise_add(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const Vector<T>& u,
                const Vector<T>& v, const Descriptor& desc) {
   detail::check_dim("ewise_add", "v", v.size(), "entries", "u's size", u.size());
-  detail::prepare_vector_output("ewise_add", w, u.size(), mask, accum, "the inputs' size");
-  if (u.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_vector_output("ewise_add", w, u.size(), mask, accum, "the inputs' size", !cuda);
+  if (u.size() == 0) return;
+  if (cuda) {
     detail::cuda::ewise_add(w, mask, accum, op, u, v, desc.replace);
   } else {
     detail::cpu::ewise_add(w, mask, accum, op, u, v, desc.replace);
@@ -26,9 +27,10 @@ template <class T>
 void ewise_mult(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const Vector<T>& u,
                 const Vector<T>& v, const Descriptor& desc) {
   detail::check_dim("ewise_mult", "v", v.size(), "entries", "u's size", u.size());
-  detail::prepare_vector_output("ewise_mult", w, u.size(), mask, accum, "the inputs' size");
-  if (u.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_vector_output("ewise_mult", w, u.size(), mask, accum, "the inputs' size", !cuda);
+  if (u.size() == 0) return;
+  if (cuda) {
     detail::cuda::ewise_mult(w, mask, accum, op, u, v, desc.replace);
   } else {
     detail::cpu::ewise_mult(w, mask, accum, op, u, v, desc.replace);
@@ -40,9 +42,10 @@ void ewise(DenseMatrix<T>& C, Accum accum, BinaryOp op, const DenseMatrix<T>& A,
            const DenseMatrix<T>& B, const Descriptor& desc) {
   detail::check_dim("ewise", "B", B.rows(), "rows", "A's row count", A.rows());
   detail::check_dim("ewise", "B", B.cols(), "columns", "A's column count", A.cols());
-  detail::prepare_dense_output("ewise", C, A.rows(), A.cols(), accum);
-  if (A.size() == 0) return detail::check_device(desc);
-  if (detail::runs_on_cuda(desc)) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  detail::prepare_dense_output("ewise", C, A.rows(), A.cols(), accum, !cuda);
+  if (A.size() == 0) return;
+  if (cuda) {
     detail::cuda::ewise(C, accum, op, A, B);
   } else {
     detail::cpu::ewise(C, accum, op, A, B);

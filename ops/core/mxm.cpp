@@ -14,7 +14,8 @@ template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
+  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), device != Device::Cuda))
+    return;
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
   const Plan plan = detail::plan_mxm(
       stats, detail::mxm_info<S, I, V>(C.cols(), accum.enabled, desc), device, device_caps(), desc);

@@ -38,7 +38,7 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
   const Unary<T> act = Unary<T>::make(epilogue.act, epilogue.act_scalar);
   const Device device = resolve_device(desc.device);
   if (device == Device::Cuda && m > 0 && n > 0 && A.nnz() > 0) {
-    if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
+    if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), false)) return;
     const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
     Plan plan = detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n, accum.enabled, desc), device,
                                  device_caps(), desc);

@@ -42,7 +42,8 @@ template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false)) return;
+  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false, device != Device::Cuda))
+    return;
   const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
                                      mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
                                      device, device_caps(), desc);
@@ -58,7 +59,8 @@ template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true)) return;
+  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true, device != Device::Cuda))
+    return;
   const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
                                      mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc),
                                      device, device_caps(), desc);

@@ -39,15 +39,17 @@ void reduce_rows(Vector<T>& w, const Mask& mask, Accum accum, MonoidKind monoid,
   // Both backends reduce the rows of A^T for transpose_a: build it (cached on A) before w is
   // touched, so that a failed allocation leaves w as it was.
   if (desc.transpose_a && n > 0 && A.nnz() > 0) (void)A.transpose();
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  // With no stored entry the result is completed on the host.
   detail::prepare_vector_output("reduce_rows", w, n, mask, accum,
-                                desc.transpose_a ? "A's column count" : "A's row count");
-  if (n == 0) return detail::check_device(desc);
+                                desc.transpose_a ? "A's column count" : "A's row count",
+                                !cuda || A.nnz() == 0);
+  if (n == 0) return;
   if (A.nnz() == 0) {
-    detail::check_device(desc);
     detail::cpu_kernels::write_empty_result(w, mask, accum, desc.replace);
     return;
   }
-  if (detail::runs_on_cuda(desc)) {
+  if (cuda) {
     detail::cuda::reduce_rows(w, mask, accum, monoid, A, desc.transpose_a, desc.replace);
   } else {
     detail::cpu::reduce_rows(w, mask, accum, monoid, A, desc.transpose_a, desc.replace);

@@ -8,13 +8,29 @@
 #include "ops/core/instantiate.hpp"
 #include "ops/core/rank_backend.hpp"
 #include "spindle/ops/cpu/reduce_impl.hpp"
+#include "spindle/ops/detail/checks.hpp"
 
 namespace spindle::detail::cpu {
+
+// Gets w and leak ready for host writes before either is written: each that must change size (or
+// drop its bitmap) gets a replacement whose host array is made, the other has its host array made
+// in place; a failed allocation leaves both as they were.
+template <class T>
+void ready_outputs(Vector<T>& w, std::int64_t n, Vector<T>& leak) {
+  const bool new_w = w.size() != n || !w.is_full();
+  const bool new_leak = leak.size() != 1 || !leak.is_full();
+  Vector<T> w_new = new_w ? detail::host_made_vector<T>(n) : Vector<T>();
+  Vector<T> leak_new = new_leak ? detail::host_made_vector<T>(1) : Vector<T>();
+  if (!new_w) (void)w.data();
+  if (!new_leak) (void)leak.data();
+  if (new_w) w = std::move(w_new);
+  if (new_leak) leak = std::move(leak_new);
+}
 
 template <class T>
 void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vector<T>& scale) {
   const std::int64_t n = x.size();
-  if (w.size() != n || !w.is_full()) w = Vector<T>(n);
+  ready_outputs(w, n, leak);
   const T* xv = x.data();
   const T* sv = scale.data();
   T* wv = w.data();
@@ -26,7 +42,6 @@ void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vec
             i0, i1, [&](std::int64_t i) { return sv[i] == T(0) ? xv[i] : T(0); });
         return true;
       });
-  if (leak.size() != 1 || !leak.is_full()) leak = Vector<T>(1);
   leak.data()[0] = lost;
 }
 
@@ -61,7 +76,8 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
                                              Vector<T>& w, const Vector<T>& scale) {
   const std::int64_t n = x.size();
   const T c = static_cast<T>(t0 + t1 * static_cast<double>(leak.data()[0]));
-  if (w.size() != n || !w.is_full()) w = Vector<T>(n);
+  (void)x_new.data();  // x_new's host array (its values are read), before w may be replaced
+  ready_outputs(w, n, leak);
   const T* xv = x.data();
   const T* sv = scale.data();
   const T* pv = teleport != nullptr ? teleport->data() : nullptr;

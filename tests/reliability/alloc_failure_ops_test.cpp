@@ -392,6 +392,49 @@ TEST_P(AllocFailureOps, EwiseApplyReduceAssignFailCleanly) {
       [](double r) { return r; }, in);
 }
 
+// PageRank's steps resize their outputs (w, leak) and write them on the host (CPU backend) or the
+// device: a failed allocation, the making of an output's host array included, leaves every output
+// as it was.
+struct RankOutputs {
+  Vector<double> x_new, leak, w;
+};
+
+TEST_P(AllocFailureOps, RankStepsFailCleanly) {
+  const Vector<double> x = random_vector(kRows, 31, false);
+  Vector<double> scale = random_vector(kRows, 32, false);
+  for (std::int64_t i = 0; i < kRows; i += 7) scale[i] = 0.0;  // dangling vertices
+  const Vector<double> teleport = random_vector(kRows, 33, false);
+  const auto in = [&] { return key(snap(x)) + key(snap(scale)) + key(snap(teleport)); };
+  const auto outs = [](const RankOutputs& o) {
+    return key(snap(o.x_new)) + key(snap(o.leak)) + key(snap(o.w));
+  };
+  for (bool presized : {false, true}) {
+    const auto make = [presized] {
+      RankOutputs o;
+      o.x_new = random_vector(kRows, 34, false);
+      o.leak = Vector<double>(1, 0.125);
+      if (presized) o.w = random_vector(kRows, 35, true);
+      return o;
+    };
+    run<RankOutputs>(
+        presized ? "scale_and_leak into presized outputs" : "scale_and_leak into new outputs",
+        [presized] {
+          RankOutputs o;
+          if (presized) o.w = random_vector(kRows, 36, true);
+          return o;
+        },
+        [&](RankOutputs& o) { scale_and_leak(o.w, o.leak, x, scale, desc_); }, outs, in);
+    run<RankOutputs>(
+        presized ? "teleport_residual_and_scale, w presized" : "teleport_residual_and_scale", make,
+        [&](RankOutputs& o) {
+          (void)teleport_residual_and_scale(o.x_new, x, o.leak, 0.15, 0.85, &teleport, o.w, scale,
+                                            desc_)
+              .get();
+        },
+        outs, in);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, AllocFailureOps, ::testing::Values(Device::Cpu, Device::Cuda),
                          [](const ::testing::TestParamInfo<Device>& i) {
                            return std::string(i.param == Device::Cpu ? "Cpu" : "Cuda");

@@ -101,7 +101,7 @@ namespace spindle::cpu {
 template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc = {}) {
-  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity())) return;
+  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), true)) return;
   detail::cpu_kernels::mxm_run<S>(C, accum, A, B, desc.transpose_a, desc.transpose_b);
 }
 

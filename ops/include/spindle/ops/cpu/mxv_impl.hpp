@@ -161,7 +161,7 @@ template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u,
          const Descriptor& desc = {}) {
-  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false)) return;
+  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false, true)) return;
   detail::cpu_kernels::mxv_run<S>(w, mask, accum, A, u, desc.transpose_a, desc.replace);
 }
 
@@ -170,7 +170,7 @@ template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A,
          const Descriptor& desc = {}) {
-  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true)) return;
+  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true, true)) return;
   detail::cpu_kernels::vxm_run<S>(w, mask, accum, u, A, desc.transpose_a, desc.replace);
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "spindle/debug/allocation.hpp"
 #include "spindle/dense.hpp"
@@ -39,13 +40,23 @@ void check_vector_output(const char* op, const Vector<T>& w, std::int64_t n, con
 
 /// Resizes w to n entries (all absent) when its size differs; call after check_vector_output
 /// and after everything that may still throw, so a failed call leaves w untouched.
+/// `host_writes`: the host writes w next (the CPU backend, or a result completed on the host).
+/// Its host array is then made before w changes, so that nothing the operation allocates after
+/// this point is w's; otherwise (a CUDA operation) it stays deferred and only the device copy is
+/// written.
 template <class T>
-void size_vector_output(Vector<T>& w, std::int64_t n) {
+void size_vector_output(Vector<T>& w, std::int64_t n, bool host_writes) {
   if (w.size() == n) return;
   // Through the allocation hook like every engine allocation: OutOfMemory with the numbers.
   const std::uint64_t bytes =
       bytes_of<T>(static_cast<std::size_t>(n)) + static_cast<std::uint64_t>(n);
-  host_allocation(bytes, "output vector", [&] { w.resize_empty(n); });
+  if (!host_writes) {
+    host_allocation(bytes, "output vector", [&] { w.resize_empty(n); });
+    return;
+  }
+  Vector<T> fresh = host_allocation(bytes, "output vector", [&] { return Vector<T>::empty(n); });
+  fresh.sync_to_host();  // makes its host array now (OutOfMemory: w is unchanged)
+  w = std::move(fresh);
 }
 
 /// Bytes of a rows x cols dense matrix of T, saturating instead of overflowing.
@@ -57,12 +68,22 @@ std::uint64_t dense_bytes(std::int64_t rows, std::int64_t cols) {
   return r * c * sizeof(T);
 }
 
+/// A full vector of n value-initialised entries with its host array made: the replacement for an
+/// output the host writes next, built before the output is replaced (OutOfMemory then leaves the
+/// output as it was).
+template <class T>
+Vector<T> host_made_vector(std::int64_t n) {
+  Vector<T> v(n);
+  v.sync_to_host();
+  return v;
+}
+
 /// check_vector_output, then size_vector_output.
 template <class T>
 void prepare_vector_output(const char* op, Vector<T>& w, std::int64_t n, const Mask& mask,
-                           Accum accum, const char* n_what) {
+                           Accum accum, const char* n_what, bool host_writes) {
   check_vector_output(op, w, n, mask, accum, n_what);
-  size_vector_output(w, n);
+  size_vector_output(w, n, host_writes);
 }
 
 /// Checks that a dense output C can hold rows x cols: any shape without an accumulator (it is
@@ -78,16 +99,19 @@ void check_dense_output(const char* op, const DenseMatrix<T>& C, std::int64_t ro
                           " (an accumulator needs the shapes to agree)");
 }
 
-/// check_dense_output, then resizes C when its shape differs. The new C's host array is made only
-/// when the host first needs it (spindle/detail/deferred_array.hpp), again through the allocation
-/// hook; the check here refuses at once a shape the host could never hold.
+/// check_dense_output, then resizes C when its shape differs. With `host_writes` (see
+/// size_vector_output) the new C's host array is made before C changes; otherwise (a CUDA
+/// operation) it stays deferred (spindle/detail/deferred_array.hpp), and the check here only
+/// refuses at once a shape the host could never hold.
 template <class T>
 void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
-                          Accum accum) {
+                          Accum accum, bool host_writes) {
   check_dense_output(op, C, rows, cols, accum);
   if (C.rows() != rows || C.cols() != cols) {
-    C = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
-                        [&] { return DenseMatrix<T>(rows, cols); });
+    DenseMatrix<T> fresh = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
+                                           [&] { return DenseMatrix<T>(rows, cols); });
+    if (host_writes) fresh.sync_to_host();  // makes its host array now (OutOfMemory: C unchanged)
+    C = std::move(fresh);
   }
 }
 

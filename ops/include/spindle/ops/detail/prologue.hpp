@@ -32,10 +32,11 @@ MxvShape mxv_shape(const Graph<I, V>& A, bool transpose_a, bool vxm) {
 }
 
 /// Checks an mxv / vxm call, sizes w, and completes the degenerate cases (no output entries, no
-/// stored entries). Returns true when a kernel still has to run.
+/// stored entries; on the host). Returns true when a kernel still has to run. `on_host`: the
+/// kernel runs on the CPU backend (see size_vector_output).
 template <class T, class I, class V>
 bool mxv_prologue(const char* op, Vector<T>& w, const Mask& mask, Accum accum, const Graph<I, V>& A,
-                  const Vector<T>& u, const Descriptor& desc, bool vxm) {
+                  const Vector<T>& u, const Descriptor& desc, bool vxm, bool on_host) {
   const MxvShape s = mxv_shape(A, desc.transpose_a, vxm);
   check_no_alias(op, &u, &w, "u", "w");
   check_dim(op, "u", u.size(), "entries", s.out_is_rows ? "A's column count" : "A's row count",
@@ -44,7 +45,8 @@ bool mxv_prologue(const char* op, Vector<T>& w, const Mask& mask, Accum accum, c
   // cached on A) before w is touched, so that a failed allocation leaves w as it was.
   if (s.out_n > 0 && A.nnz() > 0 && !s.out_is_rows) (void)A.transpose();
   prepare_vector_output(op, w, s.out_n, mask, accum,
-                        s.out_is_rows ? "A's row count" : "A's column count");
+                        s.out_is_rows ? "A's row count" : "A's column count",
+                        on_host || A.nnz() == 0);
   if (s.out_n == 0) return false;
   if (A.nnz() == 0) {
     cpu_kernels::write_empty_result(w, mask, accum, desc.replace);
@@ -66,10 +68,11 @@ void fill_dense(DenseMatrix<T>& C, Accum accum, T x) {
 }
 
 /// Checks an mxm call, sizes C, completes the degenerate cases (0 rows, N = 0, nnz = 0: every
-/// element is the semiring identity). Returns true when a kernel still has to run.
+/// element is the semiring identity, on the host). Returns true when a kernel still has to run.
+/// `on_host`: the kernel runs on the CPU backend (see size_vector_output).
 template <class T, class I, class V>
 bool mxm_prologue(const char* op, DenseMatrix<T>& C, Accum accum, const Graph<I, V>& A,
-                  const DenseMatrix<T>& B, const Descriptor& desc, T identity) {
+                  const DenseMatrix<T>& B, const Descriptor& desc, T identity, bool on_host) {
   const std::int64_t m = desc.transpose_a ? A.cols() : A.rows();
   const std::int64_t k = desc.transpose_a ? A.rows() : A.cols();
   const std::int64_t b_rows = desc.transpose_b ? B.cols() : B.rows();
@@ -79,7 +82,7 @@ bool mxm_prologue(const char* op, DenseMatrix<T>& C, Accum accum, const Graph<I,
             desc.transpose_a ? "A's row count" : "A's column count", k);
   // As in mxv_prologue: the transpose (cached on A) is built before C is touched.
   if (m > 0 && n > 0 && A.nnz() > 0 && desc.transpose_a) (void)A.transpose();
-  prepare_dense_output(op, C, m, n, accum);
+  prepare_dense_output(op, C, m, n, accum, on_host || A.nnz() == 0);
   if (m == 0 || n == 0) return false;
   if (A.nnz() == 0) {
     fill_dense(C, accum, identity);
