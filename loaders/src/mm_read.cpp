@@ -484,9 +484,11 @@ DenseMatrix<T> read_matrix_market_dense(const std::string& path,
   DenseMatrix<T> m(h.rows, h.cols);
   const std::int64_t rows = h.rows, cols = h.cols;
   if (h.symmetry == MmSymmetry::General) {
+    // The host array is made here, once, not by the first element each thread writes.
+    T* md = m.data();
 #pragma omp parallel for num_threads(threads) schedule(static) if (rows * cols > 65536)
     for (std::int64_t j = 0; j < cols; ++j) {
-      for (std::int64_t i = 0; i < rows; ++i) m(i, j) = static_cast<T>(v[j * rows + i]);
+      for (std::int64_t i = 0; i < rows; ++i) md[i * cols + j] = static_cast<T>(v[j * rows + i]);
     }
   } else {
     // Lower triangle stored column by column; mirror it (negated for skew-symmetric).

@@ -13,6 +13,7 @@ template <class T>
 void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vector<T>& u,
            const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(u);
   detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size", !cuda);
   if (u.size() == 0) return;
   if (cuda) {
@@ -26,6 +27,7 @@ template <class T>
 void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
            const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(A);
   detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum, !cuda);
   if (A.size() == 0) return;
   if (cuda) {

@@ -74,6 +74,7 @@ template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(u);
   detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size", !cuda);
   if (w.size() == 0) return;
   if (cuda) {

@@ -14,6 +14,7 @@ void ewise_add(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const V
                const Vector<T>& v, const Descriptor& desc) {
   detail::check_dim("ewise_add", "v", v.size(), "entries", "u's size", u.size());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(u, v);
   detail::prepare_vector_output("ewise_add", w, u.size(), mask, accum, "the inputs' size", !cuda);
   if (u.size() == 0) return;
   if (cuda) {
@@ -28,6 +29,7 @@ void ewise_mult(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const 
                 const Vector<T>& v, const Descriptor& desc) {
   detail::check_dim("ewise_mult", "v", v.size(), "entries", "u's size", u.size());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(u, v);
   detail::prepare_vector_output("ewise_mult", w, u.size(), mask, accum, "the inputs' size", !cuda);
   if (u.size() == 0) return;
   if (cuda) {
@@ -43,6 +45,7 @@ void ewise(DenseMatrix<T>& C, Accum accum, BinaryOp op, const DenseMatrix<T>& A,
   detail::check_dim("ewise", "B", B.rows(), "rows", "A's row count", A.rows());
   detail::check_dim("ewise", "B", B.cols(), "columns", "A's column count", A.cols());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(A, B);
   detail::prepare_dense_output("ewise", C, A.rows(), A.cols(), accum, !cuda);
   if (A.size() == 0) return;
   if (cuda) {

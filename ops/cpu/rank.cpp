@@ -30,6 +30,7 @@ void ready_outputs(Vector<T>& w, std::int64_t n, Vector<T>& leak) {
 template <class T>
 void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vector<T>& scale) {
   const std::int64_t n = x.size();
+  host_inputs(x, scale);  // before the outputs change: a failed allocation changes nothing
   ready_outputs(w, n, leak);
   const T* xv = x.data();
   const T* sv = scale.data();
@@ -76,6 +77,8 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
                                              Vector<T>& w, const Vector<T>& scale) {
   const std::int64_t n = x.size();
   const T c = static_cast<T>(t0 + t1 * static_cast<double>(leak.data()[0]));
+  host_inputs(x, scale);  // before the outputs change: a failed allocation changes nothing
+  if (teleport != nullptr) host_inputs(*teleport);
   (void)x_new.data();  // x_new's host array (its values are read), before w may be replaced
   ready_outputs(w, n, leak);
   const T* xv = x.data();

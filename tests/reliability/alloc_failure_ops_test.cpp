@@ -433,6 +433,38 @@ TEST_P(AllocFailureOps, RankStepsFailCleanly) {
         },
         outs, in);
   }
+  // Inputs whose host arrays are not made yet (built with a fill, as PageRank's are): the host
+  // steps make them before any output changes. Fresh ones before every attempt.
+  Vector<double> xd, sd;
+  const auto fresh_inputs = [&] {
+    xd = Vector<double>(kRows, 0.25);
+    sd = Vector<double>(kRows, 0.85);
+  };
+  run<RankOutputs>(
+      "scale_and_leak with deferred inputs", [] { return RankOutputs{}; },
+      [&](RankOutputs& o) { scale_and_leak(o.w, o.leak, xd, sd, desc_); }, outs,
+      [&] { return key(snap(xd)) + key(snap(sd)); }, fresh_inputs);
+}
+
+// Dense inputs whose host arrays are not made yet: the host operation makes them before the
+// output changes.
+TEST_P(AllocFailureOps, DeferredDenseInputsFailCleanly) {
+  DenseMatrix<double> P, Q;
+  const auto fresh_inputs = [&] {
+    P = DenseMatrix<double>(kRows, kK, 1.5);
+    Q = DenseMatrix<double>(kRows, kK, -0.5);
+  };
+  const auto in = [&] { return key(snap(P)) + key(snap(Q)); };
+  run<DenseMatrix<double>>(
+      "ewise dense, deferred inputs", [] { return DenseMatrix<double>(); },
+      [&](DenseMatrix<double>& C) { ewise(C, Accum::none(), BinaryOp::Plus, P, Q, desc_); },
+      dense_snap, in, fresh_inputs);
+  const auto A = fresh_graph();
+  DenseMatrix<double> B;
+  run<DenseMatrix<double>>(
+      "mxm, deferred B", [] { return DenseMatrix<double>(); },
+      [&](DenseMatrix<double>& C) { mxm(C, semiring::plus_times<double>{}, A, B, desc_); },
+      dense_snap, [&] { return key(snap(B)); }, [&] { B = DenseMatrix<double>(kCols, kK, 2.0); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AllocFailureOps, ::testing::Values(Device::Cpu, Device::Cuda),

@@ -156,7 +156,11 @@ DeviceMirror& mirror_for(DeviceMirrorPtr& slot) {
 void shape(DeviceMirror& m, const HostArrays& host) {
   if (m.n == host.n && m.elem == host.elem_bytes && m.values.get() != nullptr) return;
   if (m.n == host.n && m.elem == host.elem_bytes && host.n == 0) return;
-  m.values = DeviceBuffer(static_cast<std::size_t>(host.n) * host.elem_bytes, "device copy");
+  // Checked: a deferred container of any size reaches here without a host array behind it.
+  const std::uint64_t bytes =
+      checked_mul(static_cast<std::uint64_t>(host.n), static_cast<std::uint64_t>(host.elem_bytes),
+                  "device copy size");
+  m.values = DeviceBuffer(static_cast<std::size_t>(bytes), "device copy");
   m.presence = DeviceBuffer();
   m.n = host.n;
   m.elem = host.elem_bytes;

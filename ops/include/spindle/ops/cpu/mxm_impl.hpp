@@ -32,9 +32,12 @@ DenseMatrix<T> transposed(const DenseMatrix<T>& B) {
                                      [&] { return DenseMatrix<T>(B.cols(), B.rows()); });
   const std::int64_t r = B.rows();
   const std::int64_t c = B.cols();
+  // Both host arrays made before the parallel region (t's allocation, through the hook, here).
+  const T* b = B.data();
+  T* tv = t.data();
   for_each_index_block(c, [&](std::int64_t j0, std::int64_t j1) {
     for (std::int64_t j = j0; j < j1; ++j) {
-      for (std::int64_t i = 0; i < r; ++i) t(j, i) = B(i, j);
+      for (std::int64_t i = 0; i < r; ++i) tv[j * r + i] = b[i * c + j];
     }
   });
   return t;

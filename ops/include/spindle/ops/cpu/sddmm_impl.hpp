@@ -52,13 +52,18 @@ void sddmm_rows(std::vector<typename Sr::value_type>& out, Accum accum, const Gr
   const I* ci = S.col_idx().data();
   const V* sv = S.value_ptr();
   T* o = out.data();
+  // The operands' host arrays, made (or downloaded) before the parallel region.
+  const T* xd = X.data();
+  const T* yd = Y.data();
+  const std::int64_t y_cols = Y.cols();
   for_each_row_block(
       rp, S.rows(),
       [&](std::int64_t r0, std::int64_t r1) {
         for (std::int64_t i = r0; i < r1; ++i) {
-          const T* x = X.row(i);
+          const T* x = xd + i * k;
           for (I e = rp[i]; e < rp[i + 1]; ++e) {
-            const T v = Sr::mul(entry_value<T, V>(sv, e), semiring_dot<Sr>(x, Y.row(ci[e]), k));
+            const T* y = yd + static_cast<std::int64_t>(ci[e]) * y_cols;
+            const T v = Sr::mul(entry_value<T, V>(sv, e), semiring_dot<Sr>(x, y, k));
             o[e] = accum.enabled ? apply_binary(accum.op, o[e], v) : v;
           }
         }

@@ -68,6 +68,13 @@ std::uint64_t dense_bytes(std::int64_t rows, std::int64_t cols) {
   return r * c * sizeof(T);
 }
 
+/// Makes the host arrays of the inputs a host operation reads (downloading a newer device copy)
+/// before any output is touched: a failed allocation then changes nothing.
+template <class... C>
+void host_inputs(const C&... in) {
+  (in.sync_to_host(), ...);
+}
+
 /// A full vector of n value-initialised entries with its host array made: the replacement for an
 /// output the host writes next, built before the output is replaced (OutOfMemory then leaves the
 /// output as it was).

@@ -44,6 +44,7 @@ bool mxv_prologue(const char* op, Vector<T>& w, const Mask& mask, Accum accum, c
   // The planner's statistics and the CPU kernels read A^T for vxm / transpose_a: build it (it is
   // cached on A) before w is touched, so that a failed allocation leaves w as it was.
   if (s.out_n > 0 && A.nnz() > 0 && !s.out_is_rows) (void)A.transpose();
+  if (on_host && s.out_n > 0 && A.nnz() > 0) host_inputs(u);  // also before w is touched
   prepare_vector_output(op, w, s.out_n, mask, accum,
                         s.out_is_rows ? "A's row count" : "A's column count",
                         on_host || A.nnz() == 0);
@@ -82,6 +83,7 @@ bool mxm_prologue(const char* op, DenseMatrix<T>& C, Accum accum, const Graph<I,
             desc.transpose_a ? "A's row count" : "A's column count", k);
   // As in mxv_prologue: the transpose (cached on A) is built before C is touched.
   if (m > 0 && n > 0 && A.nnz() > 0 && desc.transpose_a) (void)A.transpose();
+  if (on_host && m > 0 && n > 0 && A.nnz() > 0) host_inputs(B);  // also before C is touched
   prepare_dense_output(op, C, m, n, accum, on_host || A.nnz() == 0);
   if (m == 0 || n == 0) return false;
   if (A.nnz() == 0) {
