@@ -46,10 +46,11 @@ __global__ void __launch_bounds__(256) reduce_rows_kernel(const DeviceCsr<I, VV>
   T acc = out.identity;
   if (k1 > k0) {
     if constexpr (is_pattern_v<VV>) {
-      acc = T(1);
+      acc = monoid_first(m, out.identity, T(1));
       for (std::int64_t k = k0 + 1; k < k1; ++k) acc = monoid_apply(m, acc, T(1));
     } else {
-      acc = static_cast<T>(g.values[k0]);
+      // From the identity, as the CPU backend: a NaN first entry is skipped by Min / Max.
+      acc = monoid_first(m, out.identity, static_cast<T>(g.values[k0]));
       for (std::int64_t k = k0 + 1; k < k1; ++k)
         acc = monoid_apply(m, acc, static_cast<T>(g.values[k]));
     }
@@ -72,7 +73,8 @@ T reduce(MonoidKind monoid, const Vector<T>& u) {
   in.u = d.values;
   in.up = d.presence;
   in.monoid = monoid;
-  return reduce_on_device(in, cpu_kernels::monoid_identity_of<T>(monoid));
+  in.identity = cpu_kernels::monoid_identity_of<T>(monoid);
+  return reduce_on_device(in, in.identity);
 }
 
 template <class T>

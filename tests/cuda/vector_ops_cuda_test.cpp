@@ -3,7 +3,9 @@
 // absent entries, masks, accumulators and replace; scalar reductions deterministic run to run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cuda_test_util.hpp"
@@ -143,6 +145,68 @@ TEST(VectorOpsCuda, RowReductionsMatchCpu) {
           reduce_rows(w, Mask::value(mvec), Accum::plus(), m, A, x.with_replace(true));
         },
         "reduce_rows masked");
+  }
+}
+
+// NaN terms: every reduction folds as if from the identity on both backends, so Min / Max skip a
+// NaN wherever it stands (first, last, alone) and Plus / Times propagate it; the same for row
+// reductions whose first stored entry is NaN.
+TEST(VectorOpsCuda, ReductionsTreatNaNTermsAsTheCpuBackend) {
+  SPINDLE_REQUIRE_CUDA();
+  const double nan = std::nan("");
+  const Descriptor gpu = Descriptor().on(Device::Cuda);
+  const std::vector<std::vector<double>> cases = {
+      {nan, 2.0, -1.0, nan}, {nan, nan}, {3.0, nan}, {nan}, {-0.0}, {0.0, -0.0, nan, 7.5}};
+  for (const auto& c : cases) {
+    // Also past one tile of the device reduction, with the NaNs at tile edges.
+    for (std::size_t reps : {std::size_t{1}, std::size_t{5000}}) {
+      std::vector<double> values;
+      for (std::size_t r = 0; r < reps; ++r) values.insert(values.end(), c.begin(), c.end());
+      const Vector<double> u(values);
+      const Vector<float> f(std::vector<float>(values.begin(), values.end()));
+      for (MonoidKind m : {MonoidKind::Plus, MonoidKind::Min, MonoidKind::Max, MonoidKind::Any,
+                           MonoidKind::LOr, MonoidKind::LAnd, MonoidKind::Times}) {
+        const double want = reduce(m, u, kCpu), got = reduce(m, u, gpu);
+        const float wantf = reduce(m, f, kCpu), gotf = reduce(m, f, gpu);
+        const std::string what = "monoid " + std::to_string(static_cast<int>(m)) + ", " +
+                                 std::to_string(values.size()) + " values";
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(got)) << what << ": " << got;
+        } else if (m == MonoidKind::Plus || m == MonoidKind::Times) {
+          EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::fabs(want))) << what;
+        } else {
+          EXPECT_EQ(got, want) << what;
+          EXPECT_EQ(std::signbit(got), std::signbit(want)) << what;
+        }
+        if (std::isnan(wantf)) {
+          EXPECT_TRUE(std::isnan(gotf)) << what << " (float): " << gotf;
+        } else if (m != MonoidKind::Plus && m != MonoidKind::Times) {
+          EXPECT_EQ(gotf, wantf) << what << " (float)";
+        }
+      }
+    }
+  }
+  // Rows whose first (or only, or every) stored entry is NaN.
+  const std::vector<std::int32_t> rp = {0, 3, 4, 6, 6, 9};
+  const std::vector<std::int32_t> ci = {0, 1, 2, 1, 0, 2, 0, 1, 2};
+  const std::vector<double> vals = {nan, 4.0, -2.0, nan, nan, nan, 1.0, nan, 3.0};
+  const Graph<std::int32_t, double> A(5, 3, rp, ci, vals);
+  for (MonoidKind m : {MonoidKind::Min, MonoidKind::Max, MonoidKind::Plus, MonoidKind::LOr}) {
+    Vector<double> want, got;
+    reduce_rows(want, Mask{}, Accum::none(), m, A, kCpu);
+    reduce_rows(got, Mask{}, Accum::none(), m, A, gpu);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::int64_t i = 0; i < want.size(); ++i) {
+      const std::string what =
+          "row " + std::to_string(i) + ", monoid " + std::to_string(static_cast<int>(m));
+      ASSERT_EQ(got.present(i), want.present(i)) << what;
+      if (!want.present(i)) continue;
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << what;
+      } else {
+        EXPECT_EQ(got[i], want[i]) << what;
+      }
+    }
   }
 }
 

@@ -37,6 +37,15 @@ __device__ __forceinline__ T monoid_apply(MonoidKind m, T a, T b) {
   return a;
 }
 
+/// A reduction's value after its first element x: op(identity, x), as if the fold started from
+/// the identity (Min / Max skip a NaN; LOr / LAnd give 0 / 1), except Any, which keeps x. The same
+/// rule as the CPU backend's monoid_first (spindle/ops/cpu/functors.hpp), so both skip NaN terms
+/// wherever they stand.
+template <class T>
+__device__ __forceinline__ T monoid_first(MonoidKind m, T identity, T x) {
+  return m == MonoidKind::Any ? x : monoid_apply(m, identity, x);
+}
+
 /// (value, present) pairs combined left to right: an absent side is skipped.
 template <class T>
 struct Partial {
@@ -60,6 +69,7 @@ struct ReduceInput {
   const T* v = nullptr;  ///< l1 only
   const std::uint8_t* vp = nullptr;
   MonoidKind monoid = MonoidKind::Plus;
+  T identity{};  ///< the monoid's identity (not used for l1)
   bool l1 = false;
 };
 
@@ -73,7 +83,7 @@ __device__ __forceinline__ Partial<T> element(const ReduceInput<T>& in, std::int
     return {a < b ? b - a : a - b, true};
   }
   const bool p = in.up == nullptr || in.up[i] != 0;
-  return {p ? in.u[i] : T(0), p};
+  return {p ? monoid_first(in.monoid, in.identity, in.u[i]) : T(0), p};
 }
 
 /// Block-wide fixed-tree combination of one Partial per thread; thread 0 gets the result.
