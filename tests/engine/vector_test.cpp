@@ -173,5 +173,28 @@ TEST(VectorDeferredHost, MakingTheArrayGoesThroughTheAllocationHook) {
   EXPECT_EQ(w.values(), std::vector<float>(10, 1.0f));
 }
 
+TEST(VectorDeferredHost, ResizeEmptyThatFailsToAllocateLeavesTheVectorAsItWas) {
+  Vector<float> v(5, 2.0f);
+  v.remove(1);
+  {
+    const debug::ScopedAllocationFailure fail(1, debug::AllocationFilter::Host);
+    try {
+      v.resize_empty(40);
+      ADD_FAILURE() << "the injected failure did not fire";
+    } catch (const OutOfMemory& e) {
+      EXPECT_NE(std::string(e.what()).find("vector presence bitmap"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(v.size(), 5);
+  EXPECT_EQ(v.nvals(), 4);
+  EXPECT_FALSE(v.present(1));
+  EXPECT_EQ(v[0], 2.0f);
+  EXPECT_EQ(v[4], 2.0f);
+  v.resize_empty(40);  // and without the failure it resizes
+  EXPECT_EQ(v.size(), 40);
+  EXPECT_EQ(v.nvals(), 0);
+}
+
 }  // namespace
 }  // namespace spindle

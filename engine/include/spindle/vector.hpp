@@ -168,13 +168,16 @@ class Vector {
       present_.clear();
     }
   }
-  /// Resizes to n entries, all absent.
+  /// Resizes to n entries, all absent. The new bitmap is allocated before anything changes: a
+  /// failed allocation (OutOfMemory) leaves the vector as it was.
   void resize_empty(std::int64_t n) {
-    overwritten_();
     const std::size_t count = checked_size(n);
+    std::vector<std::uint8_t> absent =
+        detail::workspace<std::uint8_t>(count, "vector presence bitmap");
+    overwritten_();
     // Absent slots hold unspecified values: an array of the right size is kept as it is.
     if (values_.deferred() || values_.size() != count) values_.defer(count, T{});
-    present_.assign(count, 0);
+    present_.swap(absent);
   }
 
   /// Where the current data lives (Host without CUDA or before any CUDA operation).
