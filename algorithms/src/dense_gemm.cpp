@@ -13,6 +13,7 @@
 #include "ops/cuda/gemm/gemm.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
+#include "spindle/ops/detail/checks.hpp"
 
 #if defined(SPINDLE_HAS_BLAS)
 // The Fortran entry points exist in every BLAS (reference, OpenBLAS, MKL, BLIS), unlike cblas.h,
@@ -71,12 +72,6 @@ inline void blas_gemm(double* c, const double* a, const double* b, int m, int n,
 }
 #endif
 
-/// C sized m x n (reallocated only when its shape differs).
-template <class T>
-void size_output(DenseMatrix<T>& C, std::int64_t m, std::int64_t n) {
-  if (C.rows() != m || C.cols() != n) C = DenseMatrix<T>(m, n);
-}
-
 template <class T>
 void check_inner(const DenseMatrix<T>& A, const DenseMatrix<T>& B) {
   if (A.cols() != B.rows()) {
@@ -99,27 +94,32 @@ bool gemm_uses_blas() noexcept {
 template <class T>
 void gemm(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMatrix<T>& B, Device device) {
   check_inner(A, B);
-  if (resolve_device(device) == Device::Cuda) {
-    // cuBLAS (ops/cuda/gemm); the result stays on the device. CPU builds: a stub that throws.
-    size_output(C, A.rows(), B.cols());
-    detail::cuda::gemm(C, A, B);
-    return;
-  }
+  const bool cuda = resolve_device(device) == Device::Cuda;
   const std::int64_t m = A.rows(), n = B.cols(), k = A.cols();
-  size_output(C, m, n);
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    std::fill(C.data(), C.data() + m * n, T(0));
+  if (!cuda) detail::host_inputs(A, B);  // before C changes: a failed allocation changes nothing
+  // C itself when it has the shape (its storage reused), else a replacement moved in at the end.
+  detail::OutputStage<DenseMatrix<T>> out =
+      detail::prepare_dense_output("gemm", C, m, n, Accum::none(), !cuda);
+  if (cuda) {
+    // cuBLAS (ops/cuda/gemm); the result stays on the device. CPU builds: a stub that throws.
+    detail::cuda::gemm(out.get(), A, B);
+    out.commit();
     return;
   }
+  if (m > 0 && n > 0) {
+    T* c = out.get().data();  // in place: C's host array is made before anything is written
+    if (k == 0) {
+      std::fill(c, c + m * n, T(0));
 #if defined(SPINDLE_HAS_BLAS)
-  if (fits_int(m) && fits_int(n) && fits_int(k)) {
-    blas_gemm(C.data(), A.data(), B.data(), static_cast<int>(m), static_cast<int>(n),
-              static_cast<int>(k));
-    return;
-  }
+    } else if (fits_int(m) && fits_int(n) && fits_int(k)) {
+      blas_gemm(c, A.data(), B.data(), static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k));
 #endif
-  gemm_blocked(C.data(), A.data(), B.data(), m, n, k);
+    } else {
+      gemm_blocked(c, A.data(), B.data(), m, n, k);
+    }
+  }
+  out.commit();
 }
 
 template <class T>
@@ -130,8 +130,11 @@ std::string gemm_tuned(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMa
     return {};
   }
   check_inner(A, B);
-  size_output(C, A.rows(), B.cols());
-  return detail::cuda::gemm_tuned(C, A, B);
+  detail::OutputStage<DenseMatrix<T>> out =
+      detail::prepare_dense_output("gemm", C, A.rows(), B.cols(), Accum::none(), false);
+  std::string summary = detail::cuda::gemm_tuned(out.get(), A, B);
+  out.commit();
+  return summary;
 }
 
 template void gemm<float>(DenseMatrix<float>&, const DenseMatrix<float>&, const DenseMatrix<float>&,

@@ -14,13 +14,15 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
            const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(u);
-  detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size", !cuda);
-  if (u.size() == 0) return;
-  if (cuda) {
-    detail::cuda::apply(w, mask, accum, op, u, desc.replace);
-  } else {
-    detail::cpu::apply(w, mask, accum, op, u, desc.replace);
+  auto out = detail::prepare_vector_output("apply", w, u.size(), mask, accum, "u's size", !cuda);
+  if (u.size() > 0) {
+    if (cuda) {
+      detail::cuda::apply(out.get(), mask, accum, op, u, desc.replace);
+    } else {
+      detail::cpu::apply(out.get(), mask, accum, op, u, desc.replace);
+    }
   }
+  out.commit();
 }
 
 template <class T>
@@ -28,13 +30,15 @@ void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A,
            const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(A);
-  detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum, !cuda);
-  if (A.size() == 0) return;
-  if (cuda) {
-    detail::cuda::apply(C, accum, op, A);
-  } else {
-    detail::cpu::apply(C, accum, op, A);
+  auto out = detail::prepare_dense_output("apply", C, A.rows(), A.cols(), accum, !cuda);
+  if (A.size() > 0) {
+    if (cuda) {
+      detail::cuda::apply(out.get(), accum, op, A);
+    } else {
+      detail::cpu::apply(out.get(), accum, op, A);
+    }
   }
+  out.commit();
 }
 
 template <class T>

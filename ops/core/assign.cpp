@@ -75,13 +75,15 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const Descriptor& desc) {
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(u);
-  detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size", !cuda);
-  if (w.size() == 0) return;
-  if (cuda) {
-    detail::cuda::assign(w, mask, accum, u, desc.replace);
-  } else {
-    detail::cpu::assign(w, mask, accum, u, desc.replace);
+  auto out = detail::prepare_vector_output("assign", w, u.size(), mask, accum, "u's size", !cuda);
+  if (u.size() > 0) {
+    if (cuda) {
+      detail::cuda::assign(out.get(), mask, accum, u, desc.replace);
+    } else {
+      detail::cpu::assign(out.get(), mask, accum, u, desc.replace);
+    }
   }
+  out.commit();
 }
 
 #define SPINDLE_INSTANTIATE_ASSIGN_(T)                                                         \

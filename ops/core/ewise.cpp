@@ -15,13 +15,16 @@ void ewise_add(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const V
   detail::check_dim("ewise_add", "v", v.size(), "entries", "u's size", u.size());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(u, v);
-  detail::prepare_vector_output("ewise_add", w, u.size(), mask, accum, "the inputs' size", !cuda);
-  if (u.size() == 0) return;
-  if (cuda) {
-    detail::cuda::ewise_add(w, mask, accum, op, u, v, desc.replace);
-  } else {
-    detail::cpu::ewise_add(w, mask, accum, op, u, v, desc.replace);
+  auto out = detail::prepare_vector_output("ewise_add", w, u.size(), mask, accum,
+                                           "the inputs' size", !cuda);
+  if (u.size() > 0) {
+    if (cuda) {
+      detail::cuda::ewise_add(out.get(), mask, accum, op, u, v, desc.replace);
+    } else {
+      detail::cpu::ewise_add(out.get(), mask, accum, op, u, v, desc.replace);
+    }
   }
+  out.commit();
 }
 
 template <class T>
@@ -30,13 +33,16 @@ void ewise_mult(Vector<T>& w, const Mask& mask, Accum accum, BinaryOp op, const 
   detail::check_dim("ewise_mult", "v", v.size(), "entries", "u's size", u.size());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(u, v);
-  detail::prepare_vector_output("ewise_mult", w, u.size(), mask, accum, "the inputs' size", !cuda);
-  if (u.size() == 0) return;
-  if (cuda) {
-    detail::cuda::ewise_mult(w, mask, accum, op, u, v, desc.replace);
-  } else {
-    detail::cpu::ewise_mult(w, mask, accum, op, u, v, desc.replace);
+  auto out = detail::prepare_vector_output("ewise_mult", w, u.size(), mask, accum,
+                                           "the inputs' size", !cuda);
+  if (u.size() > 0) {
+    if (cuda) {
+      detail::cuda::ewise_mult(out.get(), mask, accum, op, u, v, desc.replace);
+    } else {
+      detail::cpu::ewise_mult(out.get(), mask, accum, op, u, v, desc.replace);
+    }
   }
+  out.commit();
 }
 
 template <class T>
@@ -46,13 +52,15 @@ void ewise(DenseMatrix<T>& C, Accum accum, BinaryOp op, const DenseMatrix<T>& A,
   detail::check_dim("ewise", "B", B.cols(), "columns", "A's column count", A.cols());
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   if (!cuda) detail::host_inputs(A, B);
-  detail::prepare_dense_output("ewise", C, A.rows(), A.cols(), accum, !cuda);
-  if (A.size() == 0) return;
-  if (cuda) {
-    detail::cuda::ewise(C, accum, op, A, B);
-  } else {
-    detail::cpu::ewise(C, accum, op, A, B);
+  auto out = detail::prepare_dense_output("ewise", C, A.rows(), A.cols(), accum, !cuda);
+  if (A.size() > 0) {
+    if (cuda) {
+      detail::cuda::ewise(out.get(), accum, op, A, B);
+    } else {
+      detail::cpu::ewise(out.get(), accum, op, A, B);
+    }
   }
+  out.commit();
 }
 
 #define SPINDLE_INSTANTIATE_EWISE_(T)                                                     \

@@ -14,17 +14,20 @@ template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), device != Device::Cuda))
+  detail::OutputStage<DenseMatrix<typename S::value_type>> out(C);
+  if (!detail::mxm_prologue("mxm", out, accum, A, B, desc, S::identity(), device != Device::Cuda))
     return;
   const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-  const Plan plan = detail::plan_mxm(
-      stats, detail::mxm_info<S, I, V>(C.cols(), accum.enabled, desc), device, device_caps(), desc);
+  const Plan plan =
+      detail::plan_mxm(stats, detail::mxm_info<S, I, V>(out.get().cols(), accum.enabled, desc),
+                       device, device_caps(), desc);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
-    detail::cuda::mxm<S>(plan, C, accum, A, B, desc.transpose_a, desc.transpose_b);
+    detail::cuda::mxm<S>(plan, out.get(), accum, A, B, desc.transpose_a, desc.transpose_b);
   } else {
-    detail::cpu::mxm<S>(plan, C, accum, A, B, desc.transpose_a, desc.transpose_b);
+    detail::cpu::mxm<S>(plan, out.get(), accum, A, B, desc.transpose_a, desc.transpose_b);
   }
+  out.commit();
 }
 
 template <class S, class I, class V>

@@ -38,17 +38,21 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
   const Unary<T> act = Unary<T>::make(epilogue.act, epilogue.act_scalar);
   const Device device = resolve_device(desc.device);
   if (device == Device::Cuda && m > 0 && n > 0 && A.nnz() > 0) {
-    if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), false)) return;
+    detail::OutputStage<DenseMatrix<T>> out(C);
+    if (!detail::mxm_prologue("mxm", out, accum, A, B, desc, S::identity(), false)) return;
     const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
     Plan plan = detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n, accum.enabled, desc), device,
                                  device_caps(), desc);
     if (plan.device == Device::Cuda) {
       plan.reason += " + fused bias/activation epilogue";
       log_plan(plan);
-      detail::cuda::mxm_fused<S>(plan, C, accum, A, B, epilogue.bias, act, desc.transpose_a,
+      detail::cuda::mxm_fused<S>(plan, out.get(), accum, A, B, epilogue.bias, act, desc.transpose_a,
                                  desc.transpose_b);
+      out.commit();
       return;
     }
+    // The plan runs on the host (a forced CPU kernel): composed below; the stage is dropped and C
+    // is as it was.
   }
   // Composed: t = A ⊕.⊗ B, then act(t + bias), then C = accum(C, t).
   auto finish = [&](DenseMatrix<T>& t) {
@@ -59,8 +63,21 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
     }
   };
   if (!accum.enabled) {
-    mxm(C, Accum::none(), s, A, B, desc);
-    finish(C);
+    if (C.rows() == m && C.cols() == n && device != Device::Cuda) {
+      // In place on the host (C's storage is reused): the bias's host array is made first, so
+      // that the second step allocates nothing once the first has written C.
+      if (epilogue.bias != nullptr) detail::host_inputs(*epilogue.bias);
+      mxm(C, Accum::none(), s, A, B, desc);
+      finish(C);
+      return;
+    }
+    // A new shape, or CUDA (here only for degenerate shapes or a plan forced to the host, whose
+    // second step uploads): both steps write a replacement, moved in once complete (a failure in
+    // either leaves C as it was).
+    DenseMatrix<T> t;
+    mxm(t, Accum::none(), s, A, B, desc);
+    finish(t);
+    C = std::move(t);
     return;
   }
   if (C.rows() != m || C.cols() != n) {

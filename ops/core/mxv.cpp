@@ -42,34 +42,38 @@ template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false, device != Device::Cuda))
+  detail::OutputStage<Vector<typename S::value_type>> out(w);
+  if (!detail::mxv_prologue("mxv", out, mask, accum, A, u, desc, false, device != Device::Cuda))
     return;
   const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
                                      mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
                                      device, device_caps(), desc);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
-    detail::cuda::mxv<S>(plan, w, mask, accum, A, u, desc.transpose_a, desc.replace);
+    detail::cuda::mxv<S>(plan, out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
   } else {
-    detail::cpu::mxv<S>(plan, w, mask, accum, A, u, desc.transpose_a, desc.replace);
+    detail::cpu::mxv<S>(plan, out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
   }
+  out.commit();
 }
 
 template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true, device != Device::Cuda))
+  detail::OutputStage<Vector<typename S::value_type>> out(w);
+  if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, device != Device::Cuda))
     return;
   const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
                                      mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc),
                                      device, device_caps(), desc);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
-    detail::cuda::vxm<S>(plan, w, mask, accum, u, A, desc.transpose_a, desc.replace);
+    detail::cuda::vxm<S>(plan, out.get(), mask, accum, u, A, desc.transpose_a, desc.replace);
   } else {
-    detail::cpu::vxm<S>(plan, w, mask, accum, u, A, desc.transpose_a, desc.replace);
+    detail::cpu::vxm<S>(plan, out.get(), mask, accum, u, A, desc.transpose_a, desc.replace);
   }
+  out.commit();
 }
 
 namespace {

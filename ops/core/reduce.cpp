@@ -41,19 +41,19 @@ void reduce_rows(Vector<T>& w, const Mask& mask, Accum accum, MonoidKind monoid,
   if (desc.transpose_a && n > 0 && A.nnz() > 0) (void)A.transpose();
   const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
   // With no stored entry the result is completed on the host.
-  detail::prepare_vector_output("reduce_rows", w, n, mask, accum,
-                                desc.transpose_a ? "A's column count" : "A's row count",
-                                !cuda || A.nnz() == 0);
-  if (n == 0) return;
-  if (A.nnz() == 0) {
-    detail::cpu_kernels::write_empty_result(w, mask, accum, desc.replace);
-    return;
-  }
-  if (cuda) {
-    detail::cuda::reduce_rows(w, mask, accum, monoid, A, desc.transpose_a, desc.replace);
+  auto out = detail::prepare_vector_output("reduce_rows", w, n, mask, accum,
+                                           desc.transpose_a ? "A's column count" : "A's row count",
+                                           !cuda || A.nnz() == 0);
+  if (n == 0) {
+    // nothing to write
+  } else if (A.nnz() == 0) {
+    detail::cpu_kernels::write_empty_result(out.get(), mask, accum, desc.replace);
+  } else if (cuda) {
+    detail::cuda::reduce_rows(out.get(), mask, accum, monoid, A, desc.transpose_a, desc.replace);
   } else {
-    detail::cpu::reduce_rows(w, mask, accum, monoid, A, desc.transpose_a, desc.replace);
+    detail::cpu::reduce_rows(out.get(), mask, accum, monoid, A, desc.transpose_a, desc.replace);
   }
+  out.commit();
 }
 
 #define SPINDLE_INSTANTIATE_REDUCE_(T)                                   \

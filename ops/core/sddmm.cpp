@@ -31,15 +31,17 @@ void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, con
            const DenseMatrix<typename Sr::value_type>& X,
            const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
-  if (!detail::sddmm_prologue<Sr>("sddmm", out, accum, S, X, Y, desc)) return;
+  detail::OutputStage<std::vector<typename Sr::value_type>> stage(out);
+  if (!detail::sddmm_prologue<Sr>("sddmm", stage, accum, S, X, Y, desc)) return;
   const Plan plan = detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(X.cols(), accum, desc),
                                        device, device_caps(), desc);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
-    detail::cuda::sddmm<Sr>(plan, out, accum, S, X, Y, desc.transpose_b);
+    detail::cuda::sddmm<Sr>(plan, stage.get(), accum, S, X, Y, desc.transpose_b);
   } else {
-    detail::cpu::sddmm<Sr>(plan, out, accum, S, X, Y, desc.transpose_b);
+    detail::cpu::sddmm<Sr>(plan, stage.get(), accum, S, X, Y, desc.transpose_b);
   }
+  stage.commit();
 }
 
 template <class Sr, class I, class V>

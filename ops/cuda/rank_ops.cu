@@ -20,6 +20,7 @@
 #include "ops/core/instantiate.hpp"
 #include "ops/core/rank_backend.hpp"
 #include "ops/cuda/vector/reduce.cuh"
+#include "spindle/ops/detail/checks.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -249,6 +250,8 @@ class ReadbackSlots {
     bool device_owned = false;
   };
   void grow() {
+    // Pinned host memory, through the allocation hook like every engine allocation.
+    check_allocation(kSlotBytes * kSlotsPerPage, "readback slots", MemorySpace::Host);
     free_.reserve(total_ + kSlotsPerPage);
     pages_.reserve(pages_.size() + 1);
     int dev = 0, can_map = 0;
@@ -295,42 +298,79 @@ class ReadbackSlots {
   std::size_t total_ = 0;
 };
 
-/// A slot for one T that `write` (given the slot's device address) fills on `stream`, and the
-/// PendingScalar that waits for it: the slot's event is recorded right after write's kernels and
-/// get() waits on that event only. The slot goes back to the pool when the last copy of the
-/// waiting function is destroyed, read or not (after the event, as the kernel may still be
-/// queued).
-template <class T, class Write>
-PendingScalar<T> read_back_later(cudaStream_t stream, Write&& write) {
-  static_assert(sizeof(T) <= ReadbackSlots::kSlotBytes);
-  ReadbackSlots& pool = ReadbackSlots::get();
-  const ReadbackSlots::Slot slot = pool.take();
-  try {
-    write(static_cast<T*>(slot.device));
-    if (slot.copy) {
-      SPINDLE_CUDA_CHECK(
-          cudaMemcpyAsync(slot.host, slot.device, sizeof(T), cudaMemcpyDeviceToHost, stream));
+/// A slot for one T that a kernel fills on a stream, and the PendingScalar that waits for it: the
+/// slot's event is recorded right after that kernel and get() waits on that event only. The slot
+/// goes back to the pool when the last copy of the waiting function is destroyed, read or not
+/// (after the event, as the kernel may still be queued).
+///
+/// Two phases, so that a step allocates everything before its first kernel writes an output: the
+/// constructor takes the slot and builds the waiting function (the allocations: a new pool page,
+/// the holder), and finish() after the kernel only records the event. A step that throws between
+/// the two (a launch error) leaves the slot to the destructor, which waits for the stream first:
+/// a kernel already queued may still write the slot.
+template <class T>
+class ScalarReadback {
+ public:
+  explicit ScalarReadback(cudaStream_t stream) : stream_(stream) {
+    static_assert(sizeof(T) <= ReadbackSlots::kSlotBytes);
+    auto* slot = new ReadbackSlots::Slot();
+    try {
+      *slot = ReadbackSlots::get().take();
+    } catch (...) {
+      delete slot;
+      throw;
     }
-    SPINDLE_CUDA_CHECK(cudaEventRecord(slot.done, stream));
-  } catch (...) {
-    cudaStreamSynchronize(stream);  // a kernel already queued may still write the slot
-    cudaGetLastError();
-    pool.give_back(slot);
-    throw;
+    // On a failed control-block allocation shared_ptr calls the deleter: the slot goes back.
+    holder_ = std::shared_ptr<ReadbackSlots::Slot>(slot, [](ReadbackSlots::Slot* s) {
+      cudaEventSynchronize(s->done);
+      ReadbackSlots::get().give_back(*s);
+      delete s;
+    });
+    pending_ = PendingScalar<T>(std::function<T()>([holder = holder_]() {
+      SPINDLE_CUDA_CHECK(cudaEventSynchronize(holder->done));
+      return *static_cast<const volatile T*>(holder->host);
+    }));
   }
-  count_scalar_read();
-  // A fault in the kernels of a scalar dropped unread surfaces at the next checked call, not here:
-  // the deleter runs in destructors and only waits before the slot is reused.
-  auto holder = std::shared_ptr<ReadbackSlots::Slot>(new ReadbackSlots::Slot(slot),
-                                                     [](ReadbackSlots::Slot* s) {
-                                                       cudaEventSynchronize(s->done);
-                                                       ReadbackSlots::get().give_back(*s);
-                                                       delete s;
-                                                     });
-  return PendingScalar<T>(std::function<T()>([holder]() {
-    SPINDLE_CUDA_CHECK(cudaEventSynchronize(holder->done));
-    return *static_cast<const volatile T*>(holder->host);
-  }));
+  ScalarReadback(const ScalarReadback&) = delete;
+  ScalarReadback& operator=(const ScalarReadback&) = delete;
+  ~ScalarReadback() {
+    if (!finished_) {
+      cudaStreamSynchronize(stream_);  // see the class comment
+      cudaGetLastError();
+    }
+  }
+
+  /// Where the kernel writes the scalar.
+  T* slot() const noexcept { return static_cast<T*>(holder_->device); }
+
+  /// After the kernel writing slot() was queued on the stream: the scalar, pending.
+  PendingScalar<T> finish() {
+    if (holder_->copy) {
+      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(holder_->host, holder_->device, sizeof(T),
+                                         cudaMemcpyDeviceToHost, stream_));
+    }
+    SPINDLE_CUDA_CHECK(cudaEventRecord(holder_->done, stream_));
+    finished_ = true;
+    count_scalar_read();
+    // A fault in the kernels of a scalar dropped unread surfaces at the next checked call, not
+    // here: the deleter runs in destructors and only waits before the slot is reused.
+    return std::move(pending_);
+  }
+
+ private:
+  cudaStream_t stream_;
+  std::shared_ptr<ReadbackSlots::Slot> holder_;
+  PendingScalar<T> pending_;
+  bool finished_ = false;
+};
+
+// An output the step writes completely (every entry present): in place when it has n entries, else
+// a fresh full vector (host array deferred) moved in by commit() once every allocation of the step
+// has succeeded, so that a failed one leaves the output as it was.
+template <class T>
+OutputStage<Vector<T>> stage_full(Vector<T>& v, std::int64_t n) {
+  if (v.size() == n) return OutputStage<Vector<T>>(v);
+  return OutputStage<Vector<T>>(v, Vector<T>(n));
 }
 
 }  // namespace
@@ -340,11 +380,10 @@ void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vec
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const std::int64_t n = x.size();
-  if (w.size() != n) w = Vector<T>(n);
-  if (leak.size() != 1) leak = Vector<T>(1);
+  OutputStage<Vector<T>> w_out = stage_full(w, n), leak_out = stage_full(leak, 1);
   const VecIn<T> dx = device_in(x), ds = device_in(scale);
-  const VecOut<T> dw = device_out(w, false, false);
-  const VecOut<T> dl = device_out(leak, false, false);
+  const VecOut<T> dw = device_out(w_out.get(), false, false);
+  const VecOut<T> dl = device_out(leak_out.get(), false, false);
   const std::int64_t tiles = tiles_of(n);
   T* part =
       static_cast<T*>(ctx.scratch(static_cast<std::size_t>(tiles > 0 ? tiles : 1) * sizeof(T)));
@@ -355,8 +394,10 @@ void scale_and_leak(Vector<T>& w, Vector<T>& leak, const Vector<T>& x, const Vec
   }
   sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, dl.values);
   SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
-  mark_written(w, true);
-  mark_written(leak, true);
+  mark_written(w_out.get(), true);
+  mark_written(leak_out.get(), true);
+  w_out.commit();
+  leak_out.commit();
 }
 
 template <class T>
@@ -373,17 +414,16 @@ T teleport_and_residual(Vector<T>& x_new, const Vector<T>& x, const Vector<T>& l
   const std::int64_t tiles = tiles_of(n);
   auto* part = static_cast<T*>(
       ctx.scratch(static_cast<std::size_t>(std::max<std::int64_t>(tiles, 1)) * sizeof(T)));
+  ScalarReadback<T> rb(ctx.stream);  // allocates: before the kernel writes x_new
   if (tiles > 0) {
     teleport_residual_kernel<T><<<static_cast<unsigned>(tiles), kReduceThreads, 0, ctx.stream>>>(
         n, dx.values, dy.values, y_present, dp, dl.values, t0, t1, part);
     SPINDLE_CUDA_CHECK_LAUNCH("teleport_residual_kernel");
   }
-  PendingScalar<T> residual = read_back_later<T>(ctx.stream, [&](T* slot) {
-    sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot);
-    SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
-  });
+  sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, rb.slot());
+  SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
   mark_written(x_new, true);
-  return residual.get();  // this call's contract: the residual now
+  return rb.finish().get();  // this call's contract: the residual now
 }
 
 template <class T>
@@ -393,7 +433,7 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const std::int64_t n = x.size();
-  if (w.size() != n) w = Vector<T>(n);
+  OutputStage<Vector<T>> w_out = stage_full(w, n);
   const VecIn<T> dx = device_in(x), ds = device_in(scale);
   const T* dp = teleport != nullptr ? device_in(*teleport).values : nullptr;
   // Keep x_new's content (it holds A^T w) and its presence when it is not full; leak is read by
@@ -401,10 +441,11 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
   const VecOut<T> dy = device_out(x_new, true, false);
   const std::uint8_t* y_present = dy.old_full ? nullptr : dy.presence;
   const VecOut<T> dl = device_out(leak, true, false);
-  const VecOut<T> dw = device_out(w, false, false);
+  const VecOut<T> dw = device_out(w_out.get(), false, false);
   const std::int64_t tiles = tiles_of(n);
   auto* part = static_cast<T*>(
       ctx.scratch(static_cast<std::size_t>(std::max<std::int64_t>(2 * tiles, 1)) * sizeof(T)));
+  ScalarReadback<T> rb(ctx.stream);  // allocates: before the kernels write the outputs
   if (tiles > 0) {
     teleport_residual_scale_kernel<T>
         <<<static_cast<unsigned>(tiles), kReduceThreads, 0, ctx.stream>>>(
@@ -412,13 +453,13 @@ PendingScalar<T> teleport_residual_and_scale(Vector<T>& x_new, const Vector<T>& 
     SPINDLE_CUDA_CHECK_LAUNCH("teleport_residual_scale_kernel");
   }
   // The finish kernel writes the leak to its vector and the residual into a mapped host slot.
-  PendingScalar<T> residual = read_back_later<T>(ctx.stream, [&](T* slot) {
-    sum_parts_kernel<T><<<2, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot, dl.values);
-    SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
-  });
+  sum_parts_kernel<T><<<2, kReduceThreads, 0, ctx.stream>>>(part, tiles, rb.slot(), dl.values);
+  SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  PendingScalar<T> residual = rb.finish();  // may throw: before the outputs are published
   mark_written(x_new, true);
-  mark_written(w, true);
+  mark_written(w_out.get(), true);
   mark_written(leak, true);
+  w_out.commit();
   return residual;
 }
 
@@ -434,24 +475,24 @@ NormalizedStep<T> normalize_and_distance(Vector<T>& y, const Vector<T>& x) {
   auto* part = static_cast<T*>(ctx.scratch(static_cast<std::size_t>(tiles + 1) * sizeof(T)));
   T* divisor = part + tiles;
   const auto blocks = static_cast<unsigned>(tiles);
+  // Both slots before the first kernel: the second pass divides y in place.
+  ScalarReadback<T> norm(ctx.stream), change(ctx.stream);
   NormalizedStep<T> out;
-  out.norm = read_back_later<T>(ctx.stream, [&](T* slot) {
-    if (tiles > 0) {
-      sum_squares_kernel<T><<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, part);
-      SPINDLE_CUDA_CHECK_LAUNCH("sum_squares_kernel");
-    }
-    norm_finish_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot, divisor);
-    SPINDLE_CUDA_CHECK_LAUNCH("norm_finish_kernel");
-  });
-  out.change = read_back_later<T>(ctx.stream, [&](T* slot) {
-    if (tiles > 0) {
-      divide_distance_kernel<T>
-          <<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, dx.values, divisor, part);
-      SPINDLE_CUDA_CHECK_LAUNCH("divide_distance_kernel");
-    }
-    sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, slot);
-    SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
-  });
+  if (tiles > 0) {
+    sum_squares_kernel<T><<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, part);
+    SPINDLE_CUDA_CHECK_LAUNCH("sum_squares_kernel");
+  }
+  norm_finish_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, norm.slot(), divisor);
+  SPINDLE_CUDA_CHECK_LAUNCH("norm_finish_kernel");
+  out.norm = norm.finish();
+  if (tiles > 0) {
+    divide_distance_kernel<T>
+        <<<blocks, kReduceThreads, 0, ctx.stream>>>(n, dy.values, dx.values, divisor, part);
+    SPINDLE_CUDA_CHECK_LAUNCH("divide_distance_kernel");
+  }
+  sum_parts_kernel<T><<<1, kReduceThreads, 0, ctx.stream>>>(part, tiles, change.slot());
+  SPINDLE_CUDA_CHECK_LAUNCH("sum_parts_kernel");
+  out.change = change.finish();
   mark_written(y, true);
   return out;
 }

@@ -136,6 +136,36 @@ DenseMatrix<double> random_dense(std::int64_t r, std::int64_t c, std::uint64_t s
   return m;
 }
 
+struct RankOutputs {
+  Vector<double> x_new, leak, w;
+};
+
+// On CUDA the harness also reads each output through a device operation (an identity apply on the
+// device copy): a device copy written but not marked newer would not show through the host
+// accessors, which read the host copy while the state says both are current.
+Descriptor on_cuda() {
+  Descriptor d;
+  d.device = Device::Cuda;
+  return d;
+}
+template <class X>
+X through_device(const X& x) {
+  return x;  // sddmm's std::vector, graphs and scalars have no device copy to read
+}
+Vector<double> through_device(const Vector<double>& v) {
+  Vector<double> c;
+  if (v.size() > 0) apply(c, Mask{}, Accum::none(), Unary<double>{}, v, on_cuda());
+  return c;
+}
+DenseMatrix<double> through_device(const DenseMatrix<double>& m) {
+  DenseMatrix<double> c;
+  if (m.size() > 0) apply(c, Accum::none(), Unary<double>{}, m, on_cuda());
+  return c;
+}
+RankOutputs through_device(const RankOutputs& o) {
+  return {through_device(o.x_new), through_device(o.leak), through_device(o.w)};
+}
+
 // --- the injection loop ------------------------------------------------------------------------
 
 class AllocFailureOps : public ::testing::TestWithParam<Device> {
@@ -184,6 +214,10 @@ class AllocFailureOps : public ::testing::TestWithParam<Device> {
       debug::reset_allocation_hook();
       EXPECT_TRUE(snap_in() == inputs_before) << "allocation " << n << " changed an input";
       const auto got = snap_out(out);
+      if (GetParam() == Device::Cuda) {
+        EXPECT_TRUE(snap_out(through_device(out)) == got)
+            << "allocation " << n << " left the output's device copy unlike its host copy";
+      }
       if (ok) {
         EXPECT_FALSE(fired) << "allocation " << n << " failed but the call reported success";
         EXPECT_TRUE(got == expect) << "result after " << n - 1 << " injected failures differs";
@@ -302,6 +336,34 @@ TEST_P(AllocFailureOps, MxmAndSddmmFailCleanly) {
         [&](DenseMatrix<double>& C) { mxm(C, semiring::plus_times<double>{}, At, Bt, dt); },
         dense_snap, in_t, [&] { At = fresh_graph(); });
   }
+  // With a fused bias + ReLU epilogue (the GCN layer): fused on CUDA, composed of mxm and
+  // add_row_bias on the CPU; a new output is built aside and moved in once both steps are done.
+  const Vector<double> bias = random_vector(kK, 16, false);
+  const MxmEpilogue<double> epilogue{&bias, UnaryOp::Relu, 0.0};
+  const auto in_ep = [&] { return in() + key(snap(bias)); };
+  run<DenseMatrix<double>>(
+      "mxm with an epilogue into a new output", [] { return DenseMatrix<double>(); },
+      [&](DenseMatrix<double>& C) {
+        mxm(C, Accum::none(), semiring::plus_times<double>{}, A, B, epilogue, desc_);
+      },
+      dense_snap, in_ep);
+  run<DenseMatrix<double>>(
+      "mxm with an epilogue, accumulate", [] { return random_dense(kRows, kK, 17); },
+      [&](DenseMatrix<double>& C) {
+        mxm(C, Accum::plus(), semiring::plus_times<double>{}, A, B, epilogue, desc_);
+      },
+      dense_snap, in_ep);
+  // In place with a bias whose host array is not made yet: on the CPU it is made before the
+  // product writes C (the bias step would otherwise allocate after it).
+  Vector<double> deferred_bias;
+  run<DenseMatrix<double>>(
+      "mxm with an epilogue in place, deferred bias", [] { return random_dense(kRows, kK, 18); },
+      [&](DenseMatrix<double>& C) {
+        const MxmEpilogue<double> e{&deferred_bias, UnaryOp::Relu, 0.0};
+        mxm(C, Accum::none(), semiring::plus_times<double>{}, A, B, e, desc_);
+      },
+      dense_snap, [&] { return key(snap(deferred_bias)); },
+      [&] { deferred_bias = Vector<double>(kK, 0.5); });
   auto vsnap = [](const std::vector<double>& v) {
     DenseSnap s{static_cast<std::int64_t>(v.size()), 1, v};
     return s;
@@ -372,6 +434,16 @@ TEST_P(AllocFailureOps, EwiseApplyReduceAssignFailCleanly) {
         },
         vec_snap, in);
   }
+  {
+    // Absent values at listed indices remove w's entries: a full w gets its bitmap first.
+    Vector<double> u_idx = random_vector(4, 41, false);
+    u_idx.remove(1);
+    const std::vector<std::int64_t> idx{3, 7, 11, 19};
+    run<Vector<double>>(
+        "assign vector at indices into a full w", [] { return random_vector(kRows, 40, false); },
+        [&](Vector<double>& w) { assign(w, Mask{}, Accum::none(), u_idx, idx, desc_); }, vec_snap,
+        [&] { return in() + key(snap(u_idx)); });
+  }
   run<DenseMatrix<double>>(
       "ewise dense", [] { return DenseMatrix<double>(); },
       [&](DenseMatrix<double>& C) { ewise(C, Accum::none(), BinaryOp::Minus, P, Q, desc_); },
@@ -395,9 +467,6 @@ TEST_P(AllocFailureOps, EwiseApplyReduceAssignFailCleanly) {
 // PageRank's steps resize their outputs (w, leak) and write them on the host (CPU backend) or the
 // device: a failed allocation, the making of an output's host array included, leaves every output
 // as it was.
-struct RankOutputs {
-  Vector<double> x_new, leak, w;
-};
 
 TEST_P(AllocFailureOps, RankStepsFailCleanly) {
   const Vector<double> x = random_vector(kRows, 31, false);
@@ -433,6 +502,46 @@ TEST_P(AllocFailureOps, RankStepsFailCleanly) {
         },
         outs, in);
   }
+  // The steps that write presized outputs in place: their device scalars' slots are taken before
+  // the first kernel writes.
+  const auto presized = [] {
+    RankOutputs o;
+    o.x_new = random_vector(kRows, 37, false);
+    o.leak = Vector<double>(1, 0.125);
+    return o;
+  };
+  // Emptying the pool of readback slots (release_device_resources) before every attempt makes each
+  // step allocate a page of them (through the hook), as the first step of a process does.
+  const auto empty_pool = [] { release_device_resources(); };
+  run<RankOutputs>(
+      "teleport_and_residual", presized,
+      [&](RankOutputs& o) {
+        (void)teleport_and_residual(o.x_new, x, o.leak, 0.15, 0.85, &teleport, desc_);
+      },
+      outs, in, empty_pool);
+  run<RankOutputs>(
+      "normalize_and_distance", presized,
+      [&](RankOutputs& o) {
+        NormalizedStep<double> step = normalize_and_distance(o.x_new, x, desc_);
+        (void)step.norm.get();
+        (void)step.change.get();
+      },
+      outs, in, empty_pool);
+  run<RankOutputs>(
+      "teleport_residual_and_scale, presized, an empty slot pool",
+      [] {
+        RankOutputs o;
+        o.x_new = random_vector(kRows, 38, false);
+        o.leak = Vector<double>(1, 0.125);
+        o.w = random_vector(kRows, 39, false);
+        return o;
+      },
+      [&](RankOutputs& o) {
+        (void)teleport_residual_and_scale(o.x_new, x, o.leak, 0.15, 0.85, &teleport, o.w, scale,
+                                          desc_)
+            .get();
+      },
+      outs, in, empty_pool);
   // Inputs whose host arrays are not made yet (built with a fill, as PageRank's are): the host
   // steps make them before any output changes. Fresh ones before every attempt.
   Vector<double> xd, sd;

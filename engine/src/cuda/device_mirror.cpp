@@ -234,13 +234,14 @@ DeviceOut device_output(DeviceMirrorPtr& slot, const HostArrays& host, bool keep
   DeviceOut out;
   out.old_full = keep_old ? m.device_full : true;
   out.values = m.values.get();
+  const bool want_presence = may_be_sparse || !out.old_full;
+  if (want_presence) ensure_presence(m);  // allocated before the poison below writes anything
   const bool poison = !keep_old && g_poison.load() && m.n > 0;
   if (poison) {
     SPINDLE_CUDA_CHECK(cudaMemsetAsync(m.values.get(), 0xFF, static_cast<std::size_t>(m.n) * m.elem,
                                        context().stream));
   }
-  if (may_be_sparse || !out.old_full) {
-    ensure_presence(m);
+  if (want_presence) {
     if (keep_old && m.device_full && m.n > 0) {
       SPINDLE_CUDA_CHECK(
           cudaMemsetAsync(m.presence.get(), 1, static_cast<std::size_t>(m.n), context().stream));

@@ -407,7 +407,12 @@ std::string gemm_impl(DenseMatrix<T>& C, const DenseMatrix<T>& A, const DenseMat
     auto it = g_winners.find(key);
     const bool cached = it != g_winners.end();
     if (!cached) {
-      it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, c, tf32, split)).first;
+      // The candidates are timed into a scratch product, not into C: the winner's workspace is
+      // allocated after tuning, and a failure there must leave C as it was. (One more m x n
+      // buffer, on the first call of a shape only; cudaMalloc aligns it as C's device copy.)
+      DeviceBuffer trial(sizeof(T) * static_cast<std::size_t>(m) * static_cast<std::size_t>(n),
+                         "gemm tuning product");
+      it = g_winners.emplace(key, tune_problem<T>(m, n, k, a, b, trial.as<T>(), tf32, split)).first;
     }
     const Winner& w = it->second;
     if (w.kind == Winner::Kind::Lt) {

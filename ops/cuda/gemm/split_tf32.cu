@@ -35,6 +35,7 @@
 #include "ops/cuda/gemm/split_tf32_wgmma.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
+#include "spindle/ops/detail/checks.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -581,8 +582,13 @@ bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
   const float* w2 = device_in(W2);
   const float* bias = b1 != nullptr ? device_in(*b1).values : nullptr;
   if (!aligned16(a)) return false;
-  if (T.rows() != m || T.cols() != n2) T = DenseMatrix<float>(m, n2);
-  float* t = device_out(T, false);
+  // A new shape goes to a replacement, moved in once the kernel is queued: a failed allocation or
+  // the alignment decline leaves T as it was.
+  OutputStage<DenseMatrix<float>> t_out =
+      T.rows() == m && T.cols() == n2
+          ? OutputStage<DenseMatrix<float>>(T)
+          : OutputStage<DenseMatrix<float>>(T, DenseMatrix<float>(m, n2));
+  float* t = device_out(t_out.get(), false);
   if (!aligned16(t)) return false;
   // Persistent: one block (two warpgroups, 224.5 KB of shared memory at k = 128) per SM.
   const std::int64_t tiles = (m + 63) / 64;
@@ -592,7 +598,8 @@ bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
       static_cast<int>(m), static_cast<int>(n1), static_cast<int>(n2), static_cast<int>(k), a, w1,
       bias, relu ? 1 : 0, w2, t);
   SPINDLE_CUDA_CHECK_LAUNCH("split_tf32_wgmma_mlp");
-  mark_written(T);
+  mark_written(t_out.get());
+  t_out.commit();
   return true;
 }
 

@@ -62,11 +62,16 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
       !project_fits<T>(n, m, gvec, seq_group_lanes(n, gvec, 0))) {
     return false;
   }
-  if (Z.rows() != A.rows() || Z.cols() != m) Z = DenseMatrix<T>(A.rows(), m);
+  // A new shape is written into a replacement moved in once the launch is queued: a failed
+  // allocation below leaves Z as it was.
+  OutputStage<DenseMatrix<T>> z_out =
+      Z.rows() == A.rows() && Z.cols() == m
+          ? OutputStage<DenseMatrix<T>>(Z)
+          : OutputStage<DenseMatrix<T>>(Z, DenseMatrix<T>(A.rows(), m));
   ProjectStore<T> p;
   p.bias = device_in(bias).values;
   p.w = device_in(W);
-  p.z = device_out(Z, false);
+  p.z = device_out(z_out.get(), false);
   p.ldz = m;
   p.n = static_cast<int>(n);
   p.m = static_cast<int>(m);
@@ -74,7 +79,8 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
       prepare_balanced(a, static_cast<std::int64_t>(A.nnz()), static_cast<const I*>(nullptr), A,
                        "csr", group_form ? l.chunk : 0, 0, BalancedForm::Group, ctx.stream);
   launch_balanced_project<I, T>(setup.a, setup.w, p, ctx.stream);
-  mark_written(Z);
+  mark_written(z_out.get());
+  z_out.commit();
   if (plan_logging_enabled()) {
     Plan shown = plan;
     shown.mxm = MxmKernel::NnzBalancedSeq;

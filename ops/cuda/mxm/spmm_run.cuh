@@ -337,19 +337,27 @@ void run_aspt_vec(const SpmmArgs<I, VV, T>& a, const Graph<I, V>& G, const SpmmL
   const AsptSlot<I, VV>& slot = cached_aspt<T, VV>(G, panel_rows, l.long_row, stream);
   AsptArgs<I, VV> p = slot.view;
   p.tile_slots = aspt_tile_slots<T>(static_cast<std::int64_t>(G_lanes) * VEC);
-  launch_spmm_aspt_panels<S, I, VV, T, VEC>(a, p, l.long_row, G_lanes, stream);
-  SPINDLE_CUDA_CHECK_LAUNCH("spmm_aspt_tiled");
+  // The long rows' setup (chunk rows, partials) is allocated before the panels write C: a failed
+  // allocation then leaves C as it was.
+  std::optional<BalancedSetup<I, VV, T>> longs;
   if (slot.nlong > 0) {
     SpmmArgs<I, VV, T> la = a;
     la.rows = slot.nlong;
     la.row_ptr = slot.long_ptr;
     la.col_idx = slot.long_col;
     la.vals = slot.long_val;
-    run_balanced<S>(la, slot.long_nnz, slot.long_rows, G,
-                    "aspt" + std::to_string(panel_rows) + "." + std::to_string(l.long_row), 0,
-                    l.tile, BalancedForm::BySize, stream);
+    longs.emplace(
+        prepare_balanced(la, slot.long_nnz, slot.long_rows, G,
+                         "aspt" + std::to_string(panel_rows) + "." + std::to_string(l.long_row), 0,
+                         l.tile, BalancedForm::BySize, stream));
   }
-}
+  launch_spmm_aspt_panels<S, I, VV, T, VEC>(a, p, l.long_row, G_lanes, stream);
+  SPINDLE_CUDA_CHECK_LAUNCH("spmm_aspt_tiled");
+  if (longs) {
+    launch_spmm_nnz_balanced_seq<S>(longs->a, longs->w, l.tile, BalancedForm::BySize, stream);
+    SPINDLE_CUDA_CHECK_LAUNCH("spmm_nnz_balanced_seq");
+  }
+}  // the partials are freed stream-ordered, after the kernels
 
 /// row_cache_seq's split form: the pieces of the rows longer than `max_piece` entries
 /// (row_pieces.hpp), built on the host once per (graph, max_piece), uploaded and cached on G.

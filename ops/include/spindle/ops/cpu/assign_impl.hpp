@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "spindle/debug/allocation.hpp"
 #include "spindle/mask.hpp"
 #include "spindle/operators.hpp"
 #include "spindle/ops/cpu/output.hpp"
@@ -68,6 +69,19 @@ void assign_targets(Vector<T>& w, const Mask& mask_in, Accum accum,
     for (std::size_t k = 0; k < targets.size(); ++k) {
       selected[k] = mask.selects(targets[k].first) ? 1 : 0;
     }
+  }
+  // Everything w's writes allocate comes before the first of them (OutOfMemory then leaves w as it
+  // was): its host array, and the bitmap a removal from a full w needs.
+  w.sync_to_host();
+  bool removes = false;
+  for (std::size_t k = 0; k < absent.size() && !removes; ++k) {
+    removes = selected[k] != 0 && absent[k] != 0;
+  }
+  if (w.is_full() && ((removes && !accum.enabled) || (replace && !mask.empty()))) {
+    w.bitmap() = workspace<std::uint8_t>(static_cast<std::size_t>(w.size()), std::uint8_t{1},
+                                         "assign output bitmap");
+  }
+  if (!mask.empty()) {
     if (replace) {
       // Removing unselected entries reads mask(i) before writing w(i) at each i, so a mask
       // built from w itself stays valid.

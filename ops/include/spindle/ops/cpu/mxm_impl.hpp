@@ -104,8 +104,10 @@ namespace spindle::cpu {
 template <class S, class I, class V>
 void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S /*s*/, const Graph<I, V>& A,
          const DenseMatrix<typename S::value_type>& B, const Descriptor& desc = {}) {
-  if (!detail::mxm_prologue("mxm", C, accum, A, B, desc, S::identity(), true)) return;
-  detail::cpu_kernels::mxm_run<S>(C, accum, A, B, desc.transpose_a, desc.transpose_b);
+  detail::OutputStage<DenseMatrix<typename S::value_type>> out(C);
+  if (!detail::mxm_prologue("mxm", out, accum, A, B, desc, S::identity(), true)) return;
+  detail::cpu_kernels::mxm_run<S>(out.get(), accum, A, B, desc.transpose_a, desc.transpose_b);
+  out.commit();
 }
 
 }  // namespace spindle::cpu

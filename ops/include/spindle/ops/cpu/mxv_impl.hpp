@@ -161,8 +161,10 @@ template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u,
          const Descriptor& desc = {}) {
-  if (!detail::mxv_prologue("mxv", w, mask, accum, A, u, desc, false, true)) return;
-  detail::cpu_kernels::mxv_run<S>(w, mask, accum, A, u, desc.transpose_a, desc.replace);
+  detail::OutputStage<Vector<typename S::value_type>> out(w);
+  if (!detail::mxv_prologue("mxv", out, mask, accum, A, u, desc, false, true)) return;
+  detail::cpu_kernels::mxv_run<S>(out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
+  out.commit();
 }
 
 /// spindle::vxm on the CPU backend for any semiring S (see cpu::mxv).
@@ -170,8 +172,10 @@ template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A,
          const Descriptor& desc = {}) {
-  if (!detail::mxv_prologue("vxm", w, mask, accum, A, u, desc, true, true)) return;
-  detail::cpu_kernels::vxm_run<S>(w, mask, accum, u, A, desc.transpose_a, desc.replace);
+  detail::OutputStage<Vector<typename S::value_type>> out(w);
+  if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, true)) return;
+  detail::cpu_kernels::vxm_run<S>(out.get(), mask, accum, u, A, desc.transpose_a, desc.replace);
+  out.commit();
 }
 
 }  // namespace spindle::cpu

@@ -93,8 +93,10 @@ template <class Sr, class I, class V>
 void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, const Graph<I, V>& S,
            const DenseMatrix<typename Sr::value_type>& X,
            const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc = {}) {
-  if (!detail::sddmm_prologue<Sr>("sddmm", out, accum, S, X, Y, desc)) return;
-  detail::cpu_kernels::sddmm_run<Sr>(out, accum, S, X, Y, desc.transpose_b);
+  detail::OutputStage<std::vector<typename Sr::value_type>> stage(out);
+  if (!detail::sddmm_prologue<Sr>("sddmm", stage, accum, S, X, Y, desc)) return;
+  detail::cpu_kernels::sddmm_run<Sr>(stage.get(), accum, S, X, Y, desc.transpose_b);
+  stage.commit();
 }
 
 }  // namespace spindle::cpu

@@ -27,8 +27,8 @@ inline void check_dim(const char* op, const char* what, std::int64_t got, const 
 }
 
 /// Checks that a vector output w (and the mask) fit n entries: without mask and accumulator w is
-/// overwritten entirely, so any size is accepted (size_vector_output resizes it); otherwise w and
-/// the mask must have n entries. Changes nothing.
+/// overwritten entirely, so any size is accepted (stage_vector_output gives the result a new
+/// vector); otherwise w and the mask must have n entries. Changes nothing.
 template <class T>
 void check_vector_output(const char* op, const Vector<T>& w, std::int64_t n, const Mask& mask,
                          Accum accum, const char* n_what) {
@@ -38,25 +38,70 @@ void check_vector_output(const char* op, const Vector<T>& w, std::int64_t n, con
   }
 }
 
-/// Resizes w to n entries (all absent) when its size differs; call after check_vector_output
-/// and after everything that may still throw, so a failed call leaves w untouched.
-/// `host_writes`: the host writes w next (the CPU backend, or a result completed on the host).
-/// Its host array is then made before w changes, so that nothing the operation allocates after
-/// this point is w's; otherwise (a CUDA operation) it stays deferred and only the device copy is
-/// written.
+/// Where an operation writes a result that replaces its output: the strong guarantee for every
+/// operation whose result has a new shape. When the output already has the result's shape, the
+/// operation writes it in place (get() is the output: masks and accumulators read its old content,
+/// and no second copy is allocated; the backends allocate everything they need before they write).
+/// When the shape changes, the operation writes a replacement built up front, and commit() moves
+/// it in once the operation has succeeded: a failed allocation on the way (a host workspace, a
+/// device copy, a kernel's scratch) or any other exception leaves the output as it was. The old
+/// output lives until commit(), so a resize briefly holds both.
+template <class C>
+class OutputStage {
+ public:
+  /// In place: get() is `out` itself.
+  explicit OutputStage(C& out) noexcept : out_(&out) {}
+  /// Staged: get() is `replacement` until commit() moves it into `out`.
+  OutputStage(C& out, C&& replacement) noexcept
+      : out_(&out), fresh_(std::move(replacement)), staged_(true) {}
+  /// A moved-from stage is in place on the same output, with nothing pending.
+  OutputStage(OutputStage&& o) noexcept
+      : out_(o.out_), fresh_(std::move(o.fresh_)), staged_(std::exchange(o.staged_, false)) {}
+  OutputStage& operator=(OutputStage&& o) noexcept {
+    if (this != &o) {
+      out_ = o.out_;
+      fresh_ = std::move(o.fresh_);
+      staged_ = std::exchange(o.staged_, false);
+    }
+    return *this;
+  }
+  OutputStage(const OutputStage&) = delete;
+  OutputStage& operator=(const OutputStage&) = delete;
+
+  /// What the operation writes.
+  C& get() noexcept { return staged_ ? fresh_ : *out_; }
+  /// The caller's output: its old content until commit() (write through get()).
+  C& target() noexcept { return *out_; }
+  /// True while a replacement is pending.
+  bool staged() const noexcept { return staged_; }
+  /// Publishes the result: moves a pending replacement into the output (no-op in place).
+  void commit() noexcept {
+    if (staged_) {
+      *out_ = std::move(fresh_);
+      staged_ = false;
+    }
+  }
+
+ private:
+  C* out_;
+  C fresh_{};
+  bool staged_ = false;
+};
+
+/// The stage for a vector result of n entries (after check_vector_output): w itself when it has
+/// n entries, else a replacement of n absent entries. `host_writes`: the host writes the result
+/// (the CPU backend, or a result completed on the host): the replacement's host array is made
+/// now; otherwise (a CUDA operation) it stays deferred and only its device copy is written.
 template <class T>
-void size_vector_output(Vector<T>& w, std::int64_t n, bool host_writes) {
-  if (w.size() == n) return;
+[[nodiscard]] OutputStage<Vector<T>> stage_vector_output(Vector<T>& w, std::int64_t n,
+                                                         bool host_writes) {
+  if (w.size() == n) return OutputStage<Vector<T>>(w);
   // Through the allocation hook like every engine allocation: OutOfMemory with the numbers.
   const std::uint64_t bytes =
       bytes_of<T>(static_cast<std::size_t>(n)) + static_cast<std::uint64_t>(n);
-  if (!host_writes) {
-    host_allocation(bytes, "output vector", [&] { w.resize_empty(n); });
-    return;
-  }
   Vector<T> fresh = host_allocation(bytes, "output vector", [&] { return Vector<T>::empty(n); });
-  fresh.sync_to_host();  // makes its host array now (OutOfMemory: w is unchanged)
-  w = std::move(fresh);
+  if (host_writes) fresh.sync_to_host();  // makes its host array now
+  return OutputStage<Vector<T>>(w, std::move(fresh));
 }
 
 /// Bytes of a rows x cols dense matrix of T, saturating instead of overflowing.
@@ -85,12 +130,14 @@ Vector<T> host_made_vector(std::int64_t n) {
   return v;
 }
 
-/// check_vector_output, then size_vector_output.
+/// check_vector_output, then stage_vector_output: the stage the operation writes and commits.
 template <class T>
-void prepare_vector_output(const char* op, Vector<T>& w, std::int64_t n, const Mask& mask,
-                           Accum accum, const char* n_what, bool host_writes) {
+[[nodiscard]] OutputStage<Vector<T>> prepare_vector_output(const char* op, Vector<T>& w,
+                                                           std::int64_t n, const Mask& mask,
+                                                           Accum accum, const char* n_what,
+                                                           bool host_writes) {
   check_vector_output(op, w, n, mask, accum, n_what);
-  size_vector_output(w, n, host_writes);
+  return stage_vector_output(w, n, host_writes);
 }
 
 /// Checks that a dense output C can hold rows x cols: any shape without an accumulator (it is
@@ -106,20 +153,21 @@ void check_dense_output(const char* op, const DenseMatrix<T>& C, std::int64_t ro
                           " (an accumulator needs the shapes to agree)");
 }
 
-/// check_dense_output, then resizes C when its shape differs. With `host_writes` (see
-/// size_vector_output) the new C's host array is made before C changes; otherwise (a CUDA
-/// operation) it stays deferred (spindle/detail/deferred_array.hpp), and the check here only
-/// refuses at once a shape the host could never hold.
+/// check_dense_output, then the stage the operation writes and commits (see OutputStage): C itself
+/// when it has the shape, else a replacement. With `host_writes` (see stage_vector_output) the
+/// replacement's host array is made now; otherwise (a CUDA operation) it stays deferred
+/// (spindle/detail/deferred_array.hpp), and the check here only refuses at once a shape the host
+/// could never hold.
 template <class T>
-void prepare_dense_output(const char* op, DenseMatrix<T>& C, std::int64_t rows, std::int64_t cols,
-                          Accum accum, bool host_writes) {
+[[nodiscard]] OutputStage<DenseMatrix<T>> prepare_dense_output(const char* op, DenseMatrix<T>& C,
+                                                               std::int64_t rows, std::int64_t cols,
+                                                               Accum accum, bool host_writes) {
   check_dense_output(op, C, rows, cols, accum);
-  if (C.rows() != rows || C.cols() != cols) {
-    DenseMatrix<T> fresh = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
-                                           [&] { return DenseMatrix<T>(rows, cols); });
-    if (host_writes) fresh.sync_to_host();  // makes its host array now (OutOfMemory: C unchanged)
-    C = std::move(fresh);
-  }
+  if (C.rows() == rows && C.cols() == cols) return OutputStage<DenseMatrix<T>>(C);
+  DenseMatrix<T> fresh = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
+                                         [&] { return DenseMatrix<T>(rows, cols); });
+  if (host_writes) fresh.sync_to_host();  // makes its host array now
+  return OutputStage<DenseMatrix<T>>(C, std::move(fresh));
 }
 
 /// Throws InvalidArgument when an input aliases the output that is written while it is read.
