@@ -369,8 +369,7 @@ class ScalarReadback {
 // has succeeded, so that a failed one leaves the output as it was.
 template <class T>
 OutputStage<Vector<T>> stage_full(Vector<T>& v, std::int64_t n) {
-  if (v.size() == n) return OutputStage<Vector<T>>(v);
-  return OutputStage<Vector<T>>(v, Vector<T>(n));
+  return stage_shape(v, v.size() == n, [n] { return Vector<T>(n); });
 }
 
 }  // namespace

@@ -582,12 +582,11 @@ bool gemm_split_tf32_mlp(DenseMatrix<float>& T, const DenseMatrix<float>& A,
   const float* w2 = device_in(W2);
   const float* bias = b1 != nullptr ? device_in(*b1).values : nullptr;
   if (!aligned16(a)) return false;
-  // A new shape goes to a replacement, moved in once the kernel is queued: a failed allocation or
-  // the alignment decline leaves T as it was.
+  // A new shape goes to a replacement (made through the allocation hook, as every operation's
+  // output), moved in once the kernel is queued: a failed allocation or the alignment decline
+  // leaves T as it was.
   OutputStage<DenseMatrix<float>> t_out =
-      T.rows() == m && T.cols() == n2
-          ? OutputStage<DenseMatrix<float>>(T)
-          : OutputStage<DenseMatrix<float>>(T, DenseMatrix<float>(m, n2));
+      prepare_dense_output("mlp_split_tf32", T, m, n2, Accum::none(), false);
   float* t = device_out(t_out.get(), false);
   if (!aligned16(t)) return false;
   // Persistent: one block (two warpgroups, 224.5 KB of shared memory at k = 128) per SM.

@@ -62,12 +62,11 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
       !project_fits<T>(n, m, gvec, seq_group_lanes(n, gvec, 0))) {
     return false;
   }
-  // A new shape is written into a replacement moved in once the launch is queued: a failed
-  // allocation below leaves Z as it was.
+  // A new shape is written into a replacement (made through the allocation hook, as every
+  // operation's output) moved in once the launch is queued: a failed allocation below leaves Z
+  // as it was.
   OutputStage<DenseMatrix<T>> z_out =
-      Z.rows() == A.rows() && Z.cols() == m
-          ? OutputStage<DenseMatrix<T>>(Z)
-          : OutputStage<DenseMatrix<T>>(Z, DenseMatrix<T>(A.rows(), m));
+      prepare_dense_output("mxm_relu_project", Z, A.rows(), m, Accum::none(), false);
   ProjectStore<T> p;
   p.bias = device_in(bias).values;
   p.w = device_in(W);

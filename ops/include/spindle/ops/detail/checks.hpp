@@ -72,8 +72,6 @@ class OutputStage {
   C& get() noexcept { return staged_ ? fresh_ : *out_; }
   /// The caller's output: its old content until commit() (write through get()).
   C& target() noexcept { return *out_; }
-  /// True while a replacement is pending.
-  bool staged() const noexcept { return staged_; }
   /// Publishes the result: moves a pending replacement into the output (no-op in place).
   void commit() noexcept {
     if (staged_) {
@@ -88,6 +86,14 @@ class OutputStage {
   bool staged_ = false;
 };
 
+/// The stage for an output whose result may have a new shape: `out` itself when `same_shape`,
+/// else a replacement that `make()` builds now, before the operation writes anything.
+template <class C, class Make>
+[[nodiscard]] OutputStage<C> stage_shape(C& out, bool same_shape, Make&& make) {
+  if (same_shape) return OutputStage<C>(out);
+  return OutputStage<C>(out, std::forward<Make>(make)());
+}
+
 /// The stage for a vector result of n entries (after check_vector_output): w itself when it has
 /// n entries, else a replacement of n absent entries. `host_writes`: the host writes the result
 /// (the CPU backend, or a result completed on the host): the replacement's host array is made
@@ -95,13 +101,14 @@ class OutputStage {
 template <class T>
 [[nodiscard]] OutputStage<Vector<T>> stage_vector_output(Vector<T>& w, std::int64_t n,
                                                          bool host_writes) {
-  if (w.size() == n) return OutputStage<Vector<T>>(w);
-  // Through the allocation hook like every engine allocation: OutOfMemory with the numbers.
-  const std::uint64_t bytes =
-      bytes_of<T>(static_cast<std::size_t>(n)) + static_cast<std::uint64_t>(n);
-  Vector<T> fresh = host_allocation(bytes, "output vector", [&] { return Vector<T>::empty(n); });
-  if (host_writes) fresh.sync_to_host();  // makes its host array now
-  return OutputStage<Vector<T>>(w, std::move(fresh));
+  return stage_shape(w, w.size() == n, [&] {
+    // Through the allocation hook like every engine allocation: OutOfMemory with the numbers.
+    const std::uint64_t bytes =
+        bytes_of<T>(static_cast<std::size_t>(n)) + static_cast<std::uint64_t>(n);
+    Vector<T> fresh = host_allocation(bytes, "output vector", [&] { return Vector<T>::empty(n); });
+    if (host_writes) fresh.sync_to_host();  // makes its host array now
+    return fresh;
+  });
 }
 
 /// Bytes of a rows x cols dense matrix of T, saturating instead of overflowing.
@@ -163,11 +170,12 @@ template <class T>
                                                                std::int64_t rows, std::int64_t cols,
                                                                Accum accum, bool host_writes) {
   check_dense_output(op, C, rows, cols, accum);
-  if (C.rows() == rows && C.cols() == cols) return OutputStage<DenseMatrix<T>>(C);
-  DenseMatrix<T> fresh = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
-                                         [&] { return DenseMatrix<T>(rows, cols); });
-  if (host_writes) fresh.sync_to_host();  // makes its host array now
-  return OutputStage<DenseMatrix<T>>(C, std::move(fresh));
+  return stage_shape(C, C.rows() == rows && C.cols() == cols, [&] {
+    DenseMatrix<T> fresh = host_allocation(dense_bytes<T>(rows, cols), "output matrix",
+                                           [&] { return DenseMatrix<T>(rows, cols); });
+    if (host_writes) fresh.sync_to_host();  // makes its host array now
+    return fresh;
+  });
 }
 
 /// Throws InvalidArgument when an input aliases the output that is written while it is read.
