@@ -71,6 +71,16 @@ std::vector<KernelCase> one_per_kernel() {
           kc(MxvKernel::RowBlock, 512),         kc(MxvKernel::RowBlock, 256)};
 }
 
+// one_per_kernel() and each of them over relabelled columns: on the general path (masks,
+// accumulators, absent inputs) the relabelling gathers u's presence too.
+std::vector<KernelCase> masked_kernels() {
+  std::vector<KernelCase> ks = one_per_kernel();
+  for (const KernelCase& k : one_per_kernel()) {
+    ks.push_back(kc(k.kernel, k.params.items_per_worker, k.params.lanes_per_row, 1));
+  }
+  return ks;
+}
+
 Plan plan_of(const KernelCase& k, OpKind op) {
   Plan p;
   p.op = op;
@@ -211,6 +221,28 @@ TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
         (cuda_matches_cpu<semiring::plus_times<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
     EXPECT_TRUE(
         (cuda_matches_cpu<semiring::plus_pair<double>>(Ad, k, ud, Vector<double>(40009, 0.0))));
+  }
+  // The general path over the same relabelled columns: u with absent entries (its presence is
+  // gathered into relabelled order beside the values), a complemented mask, an accumulator.
+  const auto u_sparse = random_vector<float>(90001, 0.3, 35);
+  const auto ud_sparse = random_vector<double>(50021, 0.3, 36);
+  const auto mask_f = random_vector<float>(60013, 0.5, 37);
+  const auto mask_d = random_vector<double>(40009, 0.5, 38);
+  for (const KernelCase& k :
+       {kc(MxvKernel::RowBlock, 512, 0, 1), kc(MxvKernel::RowBlock, 1024, 0, 1),
+        kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::SubwarpPerRow, 0, 8, 1),
+        kc(MxvKernel::NnzSplitSegmented, 256, 0, 1)}) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+        A, k, u_sparse, random_vector<float>(60013, 0.2, 39), Mask::structural(mask_f, true),
+        Accum::plus())));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(
+        A, k, u_sparse, Vector<float>(60013, 0.f), Mask::value(mask_f), Accum::none(), true)));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<double>>(
+        Ad, k, ud_sparse, random_vector<double>(40009, 0.2, 40), Mask::structural(mask_d),
+        Accum::plus())));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::any_pair<double>>(
+        Ad, k, ud_sparse, Vector<double>(40009, 0.0), Mask::structural(mask_d, true), Accum::none(),
+        true)));
   }
 }
 
@@ -389,7 +421,7 @@ void check_masks(const Vector<M>& mvec) {
                                    Mask::structural(mvec), Mask::structural(mvec, true)};
   const std::vector<Accum> accums = {Accum::none(), Accum::plus(), Accum::min(),
                                      Accum::with(BinaryOp::Second)};
-  for (const KernelCase& k : one_per_kernel()) {
+  for (const KernelCase& k : masked_kernels()) {
     for (const Mask& m : masks) {
       for (const Accum& acc : accums) {
         for (bool replace : {false, true}) {

@@ -55,6 +55,11 @@ template void launch_gather<double, std::int32_t>(const double*, const std::int3
                                                   double*, cudaStream_t);
 template void launch_gather<double, std::int64_t>(const double*, const std::int64_t*, std::int64_t,
                                                   double*, cudaStream_t);
+// u's presence bytes, for relabelled columns on the general path.
+template void launch_gather<std::uint8_t, std::int32_t>(const std::uint8_t*, const std::int32_t*,
+                                                        std::int64_t, std::uint8_t*, cudaStream_t);
+template void launch_gather<std::uint8_t, std::int64_t>(const std::uint8_t*, const std::int64_t*,
+                                                        std::int64_t, std::uint8_t*, cudaStream_t);
 
 void log_mxv_fallback(const Plan& plan, MxvKernel instead, const std::string& why) {
   if (!plan_logging_enabled()) return;

@@ -194,7 +194,8 @@ inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_
 }
 
 /// Runs `chosen` over M with the operands in `a`: the kernel that can really run (declines
-/// logged), u relabelled first when the plan asks for it (simple path only), or cuSPARSE.
+/// logged), u (and on the general path its presence) relabelled first when the plan asks for it,
+/// or cuSPARSE.
 template <class S, bool kGeneral, class T, class I, class V, class VV>
 void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, VV> a,
                         cudaStream_t stream) {
@@ -204,16 +205,28 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
   const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, M.stats().nnz, why);
   if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
   std::int64_t hot = kAllHot;
-  if (!kGeneral && kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
-    // Only columns with entries get new ids [0, used): the rest of u is never read.
+  if (kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
+    // Only columns with entries get new ids [0, used): the rest of u is never read. The general
+    // path gathers u's presence bytes too (after the values, in the same scratch); masks,
+    // accumulators and the output are per row and keep the rows' own order.
     const ColumnRelabel rl = column_relabel(M);
-    T* relabelled = static_cast<T*>(ctx.input_scratch(
-        static_cast<std::size_t>(std::max<std::int64_t>(rl.used, 1)) * sizeof(T)));
+    const std::size_t used = static_cast<std::size_t>(std::max<std::int64_t>(rl.used, 1));
+    const std::size_t value_bytes = (used * sizeof(T) + 15) / 16 * 16;
+    const bool gather_presence = kGeneral && a.u_present != nullptr;
+    auto* scratch =
+        static_cast<unsigned char*>(ctx.input_scratch(value_bytes + (gather_presence ? used : 0)));
+    T* relabelled = reinterpret_cast<T*>(scratch);
+    std::uint8_t* relabelled_present = gather_presence ? scratch + value_bytes : nullptr;
     if (rl.used > 0) {
       launch_gather(a.u, static_cast<const I*>(rl.perm), rl.used, relabelled, stream);
+      if (gather_presence) {
+        launch_gather(a.u_present, static_cast<const I*>(rl.perm), rl.used, relabelled_present,
+                      stream);
+      }
     }
     a.A.col_idx = static_cast<const I*>(rl.col_idx);
     a.u = relabelled;
+    if (gather_presence) a.u_present = relabelled_present;
     hot = std::min(kHotBytes / static_cast<std::int64_t>(sizeof(T)), rl.used);
   }
   if (kernel == MxvKernel::Cusparse) {
