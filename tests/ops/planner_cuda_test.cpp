@@ -53,7 +53,8 @@ TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
   EXPECT_EQ(r20.mxv, MxvKernel::RowBlock) << r20.describe();
   EXPECT_EQ(r20.params.items_per_worker, 1024) << r20.describe();
   EXPECT_EQ(r20.params.tile, 1) << r20.describe();
-  // Masked (no relabelling): the block form with 1024 entries per block.
+  // Masked: the block form with 1024 entries per block (the warp form is for plain calls), over
+  // relabelled columns.
   detail::MxvInfo masked;
   masked.masked = true;
   masked.mask_complemented = true;  // a complemented mask keeps the balanced kernels
@@ -61,6 +62,8 @@ TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
   EXPECT_EQ(m.mxv, MxvKernel::RowBlock) << m.describe();
   EXPECT_EQ(m.params.items_per_worker, 1024) << m.describe();
   EXPECT_EQ(m.params.block_threads, 256);
+  EXPECT_EQ(m.params.tile, 1) << m.describe();
+  EXPECT_EQ(m.reason.find("warp form"), std::string::npos) << m.reason;
   EXPECT_FALSE(p.reason.empty());
   // R-MAT scale 18 (3.9M entries): the smaller blocks.
   const Plan small = plan(stats(262144, 3939696, 120.0, 9000, 110000));
@@ -110,7 +113,7 @@ TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
   EXPECT_EQ(last, 32);
 }
 
-TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWithMoreColumnsThanTheHotSet) {
+TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedRowBlockCallsWithMoreColumnsThanTheHotSet) {
   const GraphStats rmat23 = stats(8388608, 131159231, 213.0, 152949, 4500000);
   EXPECT_EQ(plan(rmat23).params.tile, 1) << plan(rmat23).describe();
   EXPECT_EQ(plan(kRmat22).params.tile, 1) << plan(kRmat22).describe();
@@ -118,12 +121,22 @@ TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedPlainCallsWithMoreColumnsThanTheHo
   EXPECT_EQ(plan(stats(8388608, 134217599, 4.0, 40, 0)).params.tile, 0);  // uniform: no skew
   // Skewed but narrow: every entry of u fits the hot set.
   EXPECT_EQ(plan(stats(40000, 2000000, 400.0, 30000, 1000)).params.tile, 0);
+  // The general path is relabelled too (u's presence gathered beside its values), with the
+  // block form: masked, accumulating, or an input with absent entries.
   detail::MxvInfo masked;
   masked.masked = true;
-  EXPECT_EQ(plan(rmat23, masked).params.tile, 0);
+  const Plan pm = plan(rmat23, masked);
+  EXPECT_EQ(pm.params.tile, 1) << pm.describe();
+  EXPECT_EQ(pm.params.items_per_worker, 1024) << pm.describe();
   detail::MxvInfo sparse_input;
   sparse_input.input_full = false;
-  EXPECT_EQ(plan(rmat23, sparse_input).params.tile, 0);
+  EXPECT_EQ(plan(rmat23, sparse_input).params.tile, 1);
+  EXPECT_EQ(plan(rmat23, sparse_input).params.items_per_worker, 1024);
+  detail::MxvInfo accum;
+  accum.accum = true;
+  EXPECT_EQ(plan(rmat23, accum).params.tile, 1);
+  // A masked call on an even graph: no relabelling (nothing is hot).
+  EXPECT_EQ(plan(stats(8388608, 134217599, 4.0, 40, 0), masked).params.tile, 0);
 }
 
 TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
