@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <tuple>
+#include <vector>
+
+#include <omp.h>
 
 #include "spindle/coo_builder.hpp"
 #include "spindle/graph.hpp"
@@ -136,6 +141,64 @@ TEST(Graph, TransposeAndStatsMatchNaiveOnRandomGraph) {
   EXPECT_EQ(g.stats().nnz, nnz);
   EXPECT_NEAR(g.stats().avg_row, static_cast<double>(nnz) / n, 1e-12);
   for (int j = 0; j < m; ++j) EXPECT_EQ(g.in_degrees()[j], t.row_length(j));
+}
+
+// The transpose splits its work over threads from 65536 entries per thread on: a graph with
+// skewed and empty columns, large enough for several blocks, built fresh for each thread count
+// (the transpose is cached on the graph), against a naive transpose: (column, row, value)
+// triples sorted. Every transposed row must hold its entries in increasing row order.
+template <class I>
+void check_transpose_across_threads() {
+  std::mt19937_64 rng(11);
+  const std::int64_t n = 40009, m = 30011;
+  Coo<I> coo;
+  coo.rows = static_cast<I>(n);
+  coo.cols = static_cast<I>(m);
+  for (std::int64_t k = 0; k < 700000; ++k) {
+    const std::int64_t i = static_cast<std::int64_t>(rng() % n);
+    // Skewed columns (a few hot ones), and every column divisible by 5 left empty.
+    std::int64_t j = (rng() % 4 == 0) ? static_cast<std::int64_t>(rng() % 64)
+                                      : static_cast<std::int64_t>(rng() % m);
+    if (j % 5 == 0) j = (j + 1) % m;
+    coo.row.push_back(static_cast<I>(i));
+    coo.col.push_back(static_cast<I>(j));
+    coo.val.push_back(static_cast<double>(rng() % 1000) + 1);
+  }
+  const auto base = build_graph<I, double>(coo);
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> want;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (auto k = base.row_ptr()[i]; k < base.row_ptr()[i + 1]; ++k) {
+      want.emplace_back(static_cast<std::int64_t>(base.col_idx()[k]), i, base.values()[k]);
+    }
+  }
+  std::sort(want.begin(), want.end());
+  const int saved = omp_get_max_threads();
+  for (int threads : {1, 2, 3, 8}) {
+    omp_set_num_threads(threads);
+    const auto g = build_graph<I, double>(coo);
+    const auto& t = g.transpose();
+    ASSERT_EQ(t.rows(), m);
+    ASSERT_EQ(t.cols(), n);
+    ASSERT_EQ(static_cast<std::size_t>(t.nnz()), want.size()) << threads << " threads";
+    std::size_t e = 0;
+    for (std::int64_t j = 0; j < m; ++j) {
+      ASSERT_EQ(static_cast<std::size_t>(t.row_ptr()[j]), e)
+          << "row " << j << ", " << threads << " threads";
+      for (auto k = t.row_ptr()[j]; k < t.row_ptr()[j + 1]; ++k, ++e) {
+        ASSERT_EQ(std::get<0>(want[e]), j);
+        ASSERT_EQ(static_cast<std::int64_t>(t.col_idx()[k]), std::get<1>(want[e]))
+            << "entry " << e << ", " << threads << " threads";
+        ASSERT_EQ(t.values()[k], std::get<2>(want[e]));
+      }
+    }
+    ASSERT_EQ(static_cast<std::size_t>(t.row_ptr()[m]), want.size());
+  }
+  omp_set_num_threads(saved);
+}
+
+TEST(Graph, TransposeMatchesNaiveForEveryThreadCount) {
+  check_transpose_across_threads<std::int32_t>();
+  check_transpose_across_threads<std::int64_t>();
 }
 
 TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {
