@@ -199,13 +199,15 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   // entries: the entry gathers u's presence into the new order beside its values; masks and the
   // output keep the rows' order). apps/bench/experiments/masked_mxv.cu, H200, R-MAT scale 22,
   // fp32 values, ms (the block form row_block/1024 without relabelling -> with it):
-  //   complemented structural mask, 10 / 50 / 90% of the rows computed: 0.5320 / 0.5435 / 0.5471
+  //   complemented structural mask, 10 / 50 / 90% of the rows computed: 0.5318 / 0.5435 / 0.5471
   //   -> 0.5055 / 0.5148 / 0.5172 (1.05-1.06x); plain structural mask: 1.05-1.06x;
   //   no mask, u with every other entry absent: 0.7162 -> 0.6094 (1.18x).
   // The warp form stays with plain calls: on the general path it has no shared-memory copy of
   // the hot set and ran within 1% of the relabelled block form (0.92-0.96x without relabelling).
+  // Only measured at that size, the general path is relabelled from kRowBlockWarpMinNnz entries
+  // on: below, an extra gather launch (u's presence) weighs more against a shorter call.
   if (p.mxv == MxvKernel::RowBlock && imbalance > kRelabelImbalance &&
-      stats.cols >= kRelabelMinCols) {
+      stats.cols >= kRelabelMinCols && (plain || stats.nnz >= kRowBlockWarpMinNnz)) {
     p.params.tile = kRelabelColumns;
     // Measured with float values and int32 indices only (with 8-byte ones the kernel gives up
     // its next-task prefetch to fit 64 registers, and the hot set halves for double).

@@ -135,8 +135,20 @@ TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedRowBlockCallsWithMoreColumnsThanTh
   detail::MxvInfo accum;
   accum.accum = true;
   EXPECT_EQ(plan(rmat23, accum).params.tile, 1);
-  // A masked call on an even graph: no relabelling (nothing is hot).
-  EXPECT_EQ(plan(stats(8388608, 134217599, 4.0, 40, 0), masked).params.tile, 0);
+  // A call with a complemented mask on an even graph reaches row_block too, but is not
+  // relabelled (nothing is hot).
+  detail::MxvInfo complemented = masked;
+  complemented.mask_complemented = true;
+  const Plan even = plan(stats(8388608, 134217599, 4.0, 40, 0), complemented);
+  EXPECT_EQ(even.mxv, MxvKernel::RowBlock) << even.describe();
+  EXPECT_EQ(even.params.tile, 0) << even.describe();
+  // Below 2e7 entries (R-MAT scale 20) only plain calls are relabelled: the general path was
+  // measured at scale 22 only.
+  const GraphStats rmat20 = stats(1048576, 16085559, 140.0, 40000, 450000);
+  EXPECT_EQ(plan(rmat20).params.tile, 1) << plan(rmat20).describe();
+  EXPECT_EQ(plan(rmat20, complemented).mxv, MxvKernel::RowBlock);
+  EXPECT_EQ(plan(rmat20, complemented).params.tile, 0) << plan(rmat20, complemented).describe();
+  EXPECT_EQ(plan(rmat20, accum).params.tile, 0);
 }
 
 TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
