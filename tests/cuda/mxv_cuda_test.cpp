@@ -243,6 +243,12 @@ TEST(MxvCuda, RowBlockMatchesCpuWithColdColumnsPastTheHotSet) {
     EXPECT_TRUE((cuda_matches_cpu<semiring::any_pair<double>>(
         Ad, k, ud_sparse, Vector<double>(40009, 0.0), Mask::structural(mask_d, true), Accum::none(),
         true)));
+    // u full: the general path through a mask or an accumulator only (no presence to gather).
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+        A, k, u, random_vector<float>(60013, 0.2, 41), Mask::structural(mask_f, true),
+        Accum::none())));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<double>>(
+        Ad, k, ud, random_vector<double>(40009, 0.2, 42), Mask{}, Accum::plus())));
   }
 }
 
