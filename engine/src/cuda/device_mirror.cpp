@@ -139,6 +139,8 @@ namespace cuda {
 
 void count_scalar_read() noexcept { counters().scalar_reads.fetch_add(1); }
 
+bool poisoning_outputs() noexcept { return g_poison.load(std::memory_order_relaxed); }
+
 void count_graph_upload(std::uint64_t bytes) noexcept {
   counters().graph_uploads.fetch_add(1);
   counters().graph_upload_bytes.fetch_add(bytes);

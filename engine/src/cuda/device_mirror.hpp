@@ -33,6 +33,9 @@ namespace cuda {
 void count_scalar_read() noexcept;
 /// Counts a graph upload of `bytes`.
 void count_graph_upload(std::uint64_t bytes) noexcept;
+/// Whether debug::poison_device_outputs is on: scratch that a kernel must fill before reading
+/// (the relabelled copy of u) is poisoned too, so a skipped fill shows as a wrong result.
+bool poisoning_outputs() noexcept;
 
 /// A container's device copy as an input: current after the call (uploaded if stale).
 struct DeviceIn {

@@ -217,6 +217,12 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
         static_cast<unsigned char*>(ctx.input_scratch(value_bytes + (gather_presence ? used : 0)));
     T* relabelled = reinterpret_cast<T*>(scratch);
     std::uint8_t* relabelled_present = gather_presence ? scratch + value_bytes : nullptr;
+    // Debug runs (outputs poisoned): the scratch too, so a gather that a change skips (or one that
+    // covers too few columns) shows as NaN values or absent entries read as present.
+    if (poisoning_outputs()) {
+      SPINDLE_CUDA_CHECK(
+          cudaMemsetAsync(scratch, 0xFF, value_bytes + (gather_presence ? used : 0), stream));
+    }
     if (rl.used > 0) {
       launch_gather(a.u, static_cast<const I*>(rl.perm), rl.used, relabelled, stream);
       if (gather_presence) {
