@@ -168,7 +168,9 @@ __device__ __forceinline__ void row_block_scan_rows(const MxvArgs<T, I, VV>& a,
   SegRun<T> run{a.identity, 0};
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    v[j] = k0 + j < d.nk ? prod[k0 + j] : a.identity;
+    // Folded from the identity like the lane groups' sums (a NaN term at a row's head is then
+    // ignored by min / max as on the CPU backend, instead of entering the scan as the row's value).
+    v[j] = k0 + j < d.nk ? S::add(a.identity, prod[k0 + j]) : a.identity;
     run = seg_combine<S>(run, SegRun<T>{v[j], (my_heads >> j) & 1});
   }
   // Inclusive scan of the runs within the warp, then its exclusive form.
