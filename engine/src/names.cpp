@@ -146,6 +146,8 @@ const char* to_string(MxvKernel k) {
       return "merge_path";
     case MxvKernel::RowBlock:
       return "row_block";
+    case MxvKernel::SlicedCoo:
+      return "sliced_coo";
     case MxvKernel::SellP:
       return "sell_p";
     case MxvKernel::PushScatter:

@@ -40,6 +40,21 @@ constexpr std::int64_t kSmallLongRow = 8192;
 // 8.6 us (before the small form both row_block sizes took 8.2 us). email-Eu-core (stdv/avg 1.3)
 // stays on subwarp/32: 5.7 us against row_block's 6.6 us.
 constexpr double kSmallSkewImbalance = 2.0;
+// Small plain calls go to sliced_coo (ops/cuda/mxv/sliced_coo.cuh) when their rows fit its
+// slots: its entries carry their rows at fixed offsets, so a call reads entries -> u -> y, one
+// level of dependent loads fewer than the CSR kernels. `spindle bench mxv` on an H200 (fp32, us,
+// the old rule's pick and sliced_coo in the same run; ops/cuda/mxv/NOTES.md):
+//   1138_bus subwarp/2 4.72 -> 4.06 (warp slots of 128), bcsstk13 subwarp/32 4.69 -> 4.27,
+//   cryg2500 subwarp/4 4.22 -> 4.14, jagmesh7 subwarp/4 4.26 -> 4.00, C-elegans subwarp/4 4.26 ->
+//   4.05, chesapeake subwarp/8 4.42 -> 3.94, lp_afiro subwarp/2 4.22 -> 3.89;
+//   email-Eu-core (longest row 334) subwarp/32 5.42 -> 4.40 (block slots of 512);
+//   as20graph (longest row 1459) row_block/1024 6.46 -> 4.85 (block slots of 2048).
+// The general path (masks, accumulators, absent inputs) keeps the rules below: unmeasured there,
+// and a masked row kernel reads the mask before the row, where sliced_coo reads it at the end.
+// The slot layout holds an empty row as one placeholder entry, hence entries + empty rows.
+constexpr std::int64_t kSlicedMaxRow = 2048;  // the largest slot (kSlicedLargeBlockSlot)
+constexpr std::int64_t kSlicedWarpSlot = 128;
+constexpr std::int64_t kSlicedSmallBlockSlot = 512;
 // Skewed rows go to row_block (blocks of whole rows staged in shared memory, long rows split),
 // over columns relabelled by in-degree so that the most gathered entries of u share cache lines
 // and stay in L1 (row_block.cuh). `spindle bench mxv` on an H100 (fp32 plus_times, R-MAT edge
@@ -145,7 +160,20 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
                             ", max row " + std::to_string(stats.max_row);
   const bool plain = !info.masked && !info.accum && info.input_full;
-  if (stats.nnz < kSmallNnz && stats.max_row <= kSmallLongRow && imbalance > kSmallSkewImbalance) {
+  if (plain && stats.nnz + stats.empty_rows < kSmallNnz && stats.max_row <= kSlicedMaxRow) {
+    p.mxv = MxvKernel::SlicedCoo;
+    p.params.items_per_worker = stats.max_row <= kSlicedWarpSlot         ? kSlicedWarpSlot
+                                : stats.max_row <= kSlicedSmallBlockSlot ? kSlicedSmallBlockSlot
+                                                                         : kSlicedMaxRow;
+    p.params.block_threads = p.params.items_per_worker == kSlicedWarpSlot
+                                 ? 128
+                                 : static_cast<int>(p.params.items_per_worker / 4);
+    p.reason = "small (" + std::to_string(stats.nnz) +
+               " entries, launch-bound): entries stored with their rows in slots of " +
+               std::to_string(p.params.items_per_worker) +
+               " at fixed offsets, one level of loads fewer; " + shape;
+  } else if (stats.nnz < kSmallNnz && stats.max_row <= kSmallLongRow &&
+             imbalance > kSmallSkewImbalance) {
     p.mxv = MxvKernel::RowBlock;
     p.params.items_per_worker = kRowBlockLarge;
     p.params.block_threads = static_cast<int>(kRowBlockLarge / 4);

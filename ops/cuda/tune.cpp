@@ -55,8 +55,11 @@ void set_tuned_mxv_plan(const Graph<I, V>& M, SemiringKind s, ValueKind t, const
 
 namespace {
 
+// sliced_coo is a candidate up to this many entries (its layout is a second copy of them).
+constexpr std::int64_t kSlicedTuneMaxEntries = std::int64_t{1} << 24;
+
 // The candidates: every kernel over the launch-parameter ranges our sweeps found relevant.
-std::vector<Plan> candidates() {
+std::vector<Plan> candidates(const GraphStats& st) {
   std::vector<Plan> c;
   auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0) {
     Plan p;
@@ -80,6 +83,13 @@ std::vector<Plan> candidates() {
   for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
   for (std::int64_t entries : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, entries, 1);
+  // sliced_coo's slot sizes that hold the longest row (a shorter one would time row_block),
+  // on graphs small enough for its layout (a copy of the entries with their rows).
+  if (st.nnz + st.empty_rows <= kSlicedTuneMaxEntries) {
+    for (std::int64_t slot : {128, 512, 2048}) {
+      if (std::max<std::int64_t>(st.max_row, 1) <= slot) add(MxvKernel::SlicedCoo, 0, slot);
+    }
+  }
   return c;
 }
 
@@ -219,7 +229,7 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   for (std::int64_t j = 0; j < u.size(); ++j) u[j] = T(1) + static_cast<T>(j % 7) / T(8);
   Vector<T> w(A.rows(), T(0));
   double best = -1;
-  for (Plan p : detail::cuda::candidates()) {
+  for (Plan p : detail::cuda::candidates(A.stats())) {
     const std::vector<float> ms = detail::cuda::time_runs(
         [&] { detail::cuda::mxv<S>(p, w, Mask{}, Accum::none(), A, u, false, false); }, 2,
         std::max(1, options.repetitions));

@@ -62,14 +62,22 @@ std::vector<KernelCase> all_kernels() {
           kc(MxvKernel::RowBlock, 512, 0, 1),
           kc(MxvKernel::RowBlock, 1024, 0, 1),
           kc(MxvKernel::RowBlock, 256),
-          kc(MxvKernel::RowBlock, 256, 0, 1)};
+          kc(MxvKernel::RowBlock, 256, 0, 1),
+          kc(MxvKernel::SlicedCoo),
+          kc(MxvKernel::SlicedCoo, 128),
+          kc(MxvKernel::SlicedCoo, 512),
+          kc(MxvKernel::SlicedCoo, 2048)};
 }
 
 // One representative per kernel (for the wide semiring x type sweep).
 std::vector<KernelCase> one_per_kernel() {
-  return {kc(MxvKernel::RowPerThread),          kc(MxvKernel::SubwarpPerRow, 0, 4),
-          kc(MxvKernel::NnzSplitSegmented, 64), kc(MxvKernel::MergePath, 5),
-          kc(MxvKernel::RowBlock, 512),         kc(MxvKernel::RowBlock, 256)};
+  return {kc(MxvKernel::RowPerThread),
+          kc(MxvKernel::SubwarpPerRow, 0, 4),
+          kc(MxvKernel::NnzSplitSegmented, 64),
+          kc(MxvKernel::MergePath, 5),
+          kc(MxvKernel::RowBlock, 512),
+          kc(MxvKernel::RowBlock, 256),
+          kc(MxvKernel::SlicedCoo)};
 }
 
 // one_per_kernel() and each of them over relabelled columns: on the general path (masks,
@@ -322,6 +330,118 @@ TEST(MxvCuda, RowBlockSmallFormMatchesCpuOnShortRowsBesideLongOnes) {
   check_small_form<double, std::int32_t>(83);
   check_small_form<float, std::int64_t>(85);
   check_small_form<double, std::int64_t>(87);
+}
+
+// sliced_coo (sliced_coo.cuh): whole rows in slots at fixed offsets, a segmented scan per warp
+// (slots of 128) or per block (512, 2048). Graphs whose longest row needs each form, with rows of
+// exactly a slot, empty rows (placeholders) and many slots (several blocks); every built-in
+// semiring, float / double / pattern values, int32 / int64; plus_times bit-identical run to run;
+// the general path (masks, accumulators, replace, absent inputs) and vxm. A row longer than the
+// largest slot falls back to row_block (EveryKernel* families with long rows cover that too).
+template <class I, class V>
+Graph<I, V> rows_of_lengths(const std::vector<std::int64_t>& lens, std::int64_t cols,
+                            std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<I> rp(1, 0), ci;
+  std::vector<typename Graph<I, V>::stored_value_type> vals;
+  std::vector<I> all(static_cast<std::size_t>(cols));
+  for (std::int64_t j = 0; j < cols; ++j) all[static_cast<std::size_t>(j)] = static_cast<I>(j);
+  for (std::int64_t len : lens) {
+    // `len` distinct columns: a partial shuffle of all of them.
+    const std::int64_t take = std::min(len, cols);
+    for (std::int64_t t = 0; t < take; ++t) {
+      std::swap(all[static_cast<std::size_t>(t)],
+                all[static_cast<std::size_t>(t + static_cast<std::int64_t>(rng() % (cols - t)))]);
+    }
+    std::vector<I> row(all.begin(), all.begin() + take);
+    std::sort(row.begin(), row.end());
+    for (I j : row) {
+      ci.push_back(j);
+      if constexpr (!is_pattern_v<V>) {
+        vals.push_back(static_cast<V>(0.5 + static_cast<double>(rng() % 1024) / 1024.0));
+      }
+    }
+    rp.push_back(static_cast<I>(ci.size()));
+  }
+  return Graph<I, V>(static_cast<I>(lens.size()), static_cast<I>(cols), std::move(rp),
+                     std::move(ci), std::move(vals));
+}
+
+// Row lengths up to `longest`: mostly short, some empty, a few of exactly `longest` entries.
+std::vector<std::int64_t> sliced_lengths(std::int64_t n, std::int64_t longest, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> lens;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint64_t pick = rng() % 100;
+    lens.push_back(pick < 10   ? 0
+                   : pick < 85 ? 1 + static_cast<std::int64_t>(rng() % 12)
+                   : pick < 98 ? static_cast<std::int64_t>(rng() % (longest + 1))
+                               : longest);
+  }
+  return lens;
+}
+
+template <class T, class I, class V>
+void check_sliced(std::int64_t longest, std::int64_t n, std::uint64_t seed) {
+  const std::int64_t cols = 3001;
+  const auto A = rows_of_lengths<I, V>(sliced_lengths(n, longest, seed), cols, seed + 1);
+  ASSERT_EQ(A.stats().max_row, longest);
+  ASSERT_GT(A.stats().empty_rows, 0);
+  const auto u = random_vector<T>(cols, 0.0, seed + 2);
+  const auto u_sparse = random_vector<T>(cols, 0.3, seed + 3);
+  const Vector<T> w0(n, T(0));
+  for (const KernelCase& k : {kc(MxvKernel::SlicedCoo), kc(MxvKernel::SlicedCoo, 2048)}) {
+    for (SemiringKind s : kBuiltinSemirings) {
+      visit_semiring<T>(s, [&](auto sr) {
+        using S = decltype(sr);
+        EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u, w0))) << "longest row " << longest;
+        EXPECT_TRUE((cuda_matches_cpu<S>(A, k, u_sparse, w0))) << "longest row " << longest;
+      });
+    }
+    ASSERT_TRUE(same_bits_run_to_run(A, u, k, 3));
+    expect_nan_terms_as_cpu(A, k, u);
+  }
+  const KernelCase k = kc(MxvKernel::SlicedCoo);
+  const auto mask = random_vector<T>(n, 0.5, seed + 4);
+  const auto w_old = random_vector<T>(n, 0.3, seed + 5);
+  using PT = semiring::plus_times<T>;
+  EXPECT_TRUE(
+      (cuda_matches_cpu<PT>(A, k, u_sparse, w_old, Mask::structural(mask, true), Accum::plus())));
+  EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<T>>(A, k, u, w_old, Mask::value(mask),
+                                                       Accum::none(), true)));
+  EXPECT_TRUE((cuda_matches_cpu<PT>(A, k, u, w_old, Mask{}, Accum::plus())));
+  // vxm over the transpose (square: u has n entries).
+  const auto S2 = rows_of_lengths<I, V>(sliced_lengths(cols, longest, seed + 6), cols, seed + 7);
+  EXPECT_TRUE(
+      (cuda_matches_cpu<PT>(S2, k, u, Vector<T>(cols, T(0)), Mask{}, Accum::none(), false, true)));
+}
+
+TEST(MxvCuda, SlicedCooMatchesCpuInEveryForm) {
+  SPINDLE_REQUIRE_CUDA();
+  // Warp slots (longest row 128), block slots of 512 and 2048 (longest 512, 2048), and 1100 rows
+  // of at most 128: several blocks of warp slots.
+  check_sliced<float, std::int32_t, float>(128, 5003, 101);
+  check_sliced<float, std::int32_t, float>(512, 3001, 103);
+  check_sliced<float, std::int32_t, float>(2048, 2003, 105);
+  check_sliced<double, std::int64_t, double>(128, 5003, 107);
+  check_sliced<double, std::int32_t, float>(512, 3001, 109);
+  check_sliced<float, std::int64_t, Pattern>(2048, 2003, 111);
+  check_sliced<double, std::int32_t, Pattern>(100, 1100, 113);
+}
+
+// A row one entry longer than the largest slot: sliced_coo runs row_block instead, and the result
+// is still right; the planner's small rules never send such a graph to it.
+TEST(MxvCuda, SlicedCooFallsBackWhenARowExceedsItsLargestSlot) {
+  SPINDLE_REQUIRE_CUDA();
+  std::vector<std::int64_t> lens = sliced_lengths(2003, 300, 121);
+  lens[77] = 2049;
+  const auto A = rows_of_lengths<std::int32_t, float>(lens, 3001, 122);
+  ASSERT_EQ(A.stats().max_row, 2049);
+  const auto u = random_vector<float>(3001, 0.0, 123);
+  for (const KernelCase& k : {kc(MxvKernel::SlicedCoo), kc(MxvKernel::SlicedCoo, 128)}) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(2003, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_min<float>>(A, k, u, Vector<float>(2003, 0.f))));
+  }
 }
 
 // row_block's block form streams the matrix with L2 eviction hints only when its indices and

@@ -87,17 +87,46 @@ TEST(PlannerCuda, SendsLargeEvenGraphsToRowBlockWithoutRelabelling) {
 }
 
 TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
+  // Plain calls on small graphs whose rows fit a slot: sliced_coo, with the smallest slot that
+  // holds the longest row (warp slots of 128, block slots of 512 or 2048).
   const Plan p = plan(kSmallMesh);
-  EXPECT_TRUE(p.mxv == MxvKernel::SubwarpPerRow || p.mxv == MxvKernel::RowPerThread)
-      << p.describe();
-  // email-Eu-core's shape (stdv/avg 1.3): still one warp-level kernel.
-  EXPECT_EQ(plan(stats(1005, 25571, 33.3, 345, 20)).mxv, MxvKernel::SubwarpPerRow);
-  // as20graph's shape (stdv/avg 6.1, longest row 1459): row_block with 1024 entries per block
-  // (its small form on a graph this size), no relabelling.
-  const Plan skewed = plan(stats(6474, 26467, 25.0, 1459, 0));
+  EXPECT_EQ(p.mxv, MxvKernel::SlicedCoo) << p.describe();
+  EXPECT_EQ(p.params.items_per_worker, 128) << p.describe();
+  EXPECT_EQ(p.params.block_threads, 128);
+  EXPECT_EQ(p.params.tile, 0);
+  EXPECT_NE(p.reason.find("launch-bound"), std::string::npos) << p.reason;
+  // email-Eu-core's shape (longest row 345) and as20graph's (1459).
+  const Plan email = plan(stats(1005, 25571, 33.3, 345, 20));
+  EXPECT_EQ(email.mxv, MxvKernel::SlicedCoo) << email.describe();
+  EXPECT_EQ(email.params.items_per_worker, 512);
+  EXPECT_EQ(email.params.block_threads, 128);
+  const Plan as20 = plan(stats(6474, 26467, 25.0, 1459, 0));
+  EXPECT_EQ(as20.mxv, MxvKernel::SlicedCoo) << as20.describe();
+  EXPECT_EQ(as20.params.items_per_worker, 2048);
+  EXPECT_EQ(as20.params.block_threads, 512);
+  // A row longer than the largest slot: the CSR kernels' small rules (one launch). Skewed:
+  // row_block with 1024 entries per block (its small form on a graph this size), no relabelling.
+  const Plan skewed = plan(stats(6474, 26467, 25.0, 3000, 0));
   EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
   EXPECT_EQ(skewed.params.items_per_worker, 1024);
   EXPECT_EQ(skewed.params.tile, 0);
+  EXPECT_EQ(plan(stats(1005, 25571, 4.0, 3000, 20)).mxv, MxvKernel::SubwarpPerRow);
+  // Entries plus empty rows (each takes a placeholder in the layout) past the small bound.
+  EXPECT_NE(plan(stats(200000, 100000, 1.0, 10, 120000)).mxv, MxvKernel::SlicedCoo);
+  // The general path keeps the CSR kernels' small rules: a masked call on the mesh, an
+  // accumulating one on as20graph's shape.
+  detail::MxvInfo masked;
+  masked.masked = true;
+  const Plan pm = plan(kSmallMesh, masked);
+  EXPECT_TRUE(pm.mxv == MxvKernel::SubwarpPerRow || pm.mxv == MxvKernel::RowPerThread)
+      << pm.describe();
+  detail::MxvInfo acc;
+  acc.accum = true;
+  EXPECT_EQ(plan(stats(6474, 26467, 25.0, 1459, 0), acc).mxv, MxvKernel::RowBlock);
+  // Forced: honoured on any graph (a row too long for its slots falls back at launch, logged).
+  Descriptor d;
+  d.mxv_kernel = MxvKernel::SlicedCoo;
+  EXPECT_EQ(plan(kRmat22, {}, d).mxv, MxvKernel::SlicedCoo);
 }
 
 TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {

@@ -34,6 +34,8 @@ enum class MxvKernel : std::uint8_t {
   MergePath,          ///< 2-D merge of row offsets and nnz (000 ref [10]; 002 §3.3)
   RowBlock,           ///< blocks of whole rows <= 4 x threads entries, staged in shared memory
                       ///< (CSR-Stream of CSR-Adaptive; long rows split, fixed-order fix-up)
+  SlicedCoo,          ///< small graphs: whole rows in slots at fixed offsets, entries stored with
+                      ///< their rows (sliced COO), segmented scan; one level of loads fewer
   SellP,              ///< sliced ELL (002 §3.5): not implemented; forcing it falls back, logged
   PushScatter,        ///< vxm as a push: not implemented; forcing it falls back, logged
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)

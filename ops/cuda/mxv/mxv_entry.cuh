@@ -22,6 +22,7 @@
 #include "ops/cuda/mxv/row_block.cuh"
 #include "ops/cuda/mxv/row_block_warp.cuh"
 #include "ops/cuda/mxv/row_per_thread.cuh"
+#include "ops/cuda/mxv/sliced_coo.cuh"
 #include "ops/cuda/mxv/spmv_dense.hpp"
 #include "ops/cuda/mxv/subwarp_per_row.cuh"
 #include "ops/cuda/mxv/tuned.hpp"
@@ -150,6 +151,27 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
                                     stream);
       break;
     }
+    case MxvKernel::SlicedCoo: {
+      // The smallest slot holding both the longest row and the plan's entries per slot (0: auto).
+      const std::int64_t slot =
+          sliced_slot_for(std::max<std::int64_t>(M.stats().max_row, p.items_per_worker));
+      bool fits = false;
+      SlicedCoo<I, VV> L;
+      if (slot > 0) L = sliced_coo_layout<T, VV>(M, slot, fits);
+      if (!fits) {
+        Plan rb = plan;
+        rb.mxv = MxvKernel::RowBlock;
+        rb.params.items_per_worker = kDefaultRowBlockEntries;
+        log_mxv_fallback(plan, MxvKernel::RowBlock,
+                         "a row of " + std::to_string(M.stats().max_row) +
+                             " entries is longer than its largest slot of " +
+                             std::to_string(kSlicedLargeBlockSlot));
+        launch_mxv_kernel<S, kGeneral>(rb, MxvKernel::RowBlock, M, a, hot, stream);
+        return;
+      }
+      launch_sliced_coo<S, kGeneral>(a, L, slot, stream);
+      break;
+    }
     default: {  // MergePath
       int k = p.items_per_worker > 0 ? static_cast<int>(p.items_per_worker) : kDefaultMergeItems;
       k = k > kMaxMergeItems ? kMaxMergeItems : k;
@@ -170,6 +192,7 @@ inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_
     case MxvKernel::SubwarpPerRow:
     case MxvKernel::MergePath:
     case MxvKernel::RowBlock:
+    case MxvKernel::SlicedCoo:  // a graph whose rows do not fit its slots runs row_block (logged)
       return plan.mxv;
     case MxvKernel::NnzSplitSegmented:
       if (nnz > 0) return plan.mxv;
@@ -205,7 +228,9 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
   const MxvKernel kernel = runnable_kernel(chosen, cusparse_ok, M.stats().nnz, why);
   if (kernel != chosen.mxv) log_mxv_fallback(chosen, kernel, why);
   std::int64_t hot = kAllHot;
-  if (kernel != MxvKernel::Cusparse && chosen.params.tile == kRelabelColumns) {
+  // sliced_coo reads its own copy of the entries: the relabelling has nothing to act on.
+  if (kernel != MxvKernel::Cusparse && kernel != MxvKernel::SlicedCoo &&
+      chosen.params.tile == kRelabelColumns) {
     // Only columns with entries get new ids [0, used): the rest of u is never read. The general
     // path gathers u's presence bytes too (after the values, in the same scratch); masks,
     // accumulators and the output are per row and keep the rows' own order.

@@ -137,6 +137,62 @@ RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads,
   return rb;
 }
 
+/// sliced_coo's layout (sliced_coo.cuh): whole rows packed in order into slots of `slot` entries
+/// each, every slot at a fixed offset, so that a thread finds its entries from its block and
+/// thread index alone (no row offsets to read first). An empty row takes one placeholder entry
+/// (no column) so that it is written like the others. The array is padded to whole blocks of
+/// `block_entries`. Per position: the entry of A it holds (src, -1 for a placeholder or padding)
+/// and its row with two flags: a row starts here (kSlicedHead), a row ends here (kSlicedEnd);
+/// padding is -1.
+inline constexpr std::int32_t kSlicedHead = std::int32_t{1} << 30;
+inline constexpr std::int32_t kSlicedEnd = std::int32_t{1} << 29;
+inline constexpr std::int32_t kSlicedRowMask = kSlicedEnd - 1;
+struct SlicedRows {
+  std::vector<std::int64_t> src;
+  std::vector<std::int32_t> row;
+};
+/// False when a row holds more than `slot` entries or the rows do not fit the 29-bit row field
+/// (the caller runs another kernel). `slot` divides `block_entries`; both are powers of two.
+template <class I>
+bool build_sliced_rows(const I* row_ptr, std::int64_t n, std::int64_t slot,
+                       std::int64_t block_entries, SlicedRows& out) {
+  if (n > static_cast<std::int64_t>(kSlicedRowMask) + 1) return false;
+  std::int64_t slots = 0;    // first a dry run: the slots needed
+  std::int64_t used = slot;  // the first row opens a slot
+  for (std::int64_t r = 0; r < n; ++r) {
+    const std::int64_t len =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(row_ptr[r + 1] - row_ptr[r]));
+    if (len > slot) return false;
+    if (used + len > slot) {
+      ++slots;
+      used = 0;
+    }
+    used += len;
+  }
+  const std::int64_t positions = (slots * slot + block_entries - 1) / block_entries * block_entries;
+  out.src.assign(static_cast<std::size_t>(positions), -1);
+  out.row.assign(static_cast<std::size_t>(positions), -1);
+  std::int64_t at = -slot;  // start of the open slot
+  used = slot;
+  for (std::int64_t r = 0; r < n; ++r) {
+    const auto k0 = static_cast<std::int64_t>(row_ptr[r]);
+    const std::int64_t len = static_cast<std::int64_t>(row_ptr[r + 1]) - k0;
+    const std::int64_t take = std::max<std::int64_t>(1, len);
+    if (used + take > slot) {
+      at += slot;
+      used = 0;
+    }
+    for (std::int64_t t = 0; t < take; ++t) {
+      const auto pos = static_cast<std::size_t>(at + used + t);
+      out.src[pos] = len > 0 ? k0 + t : -1;
+      out.row[pos] = static_cast<std::int32_t>(r) | (t == 0 ? kSlicedHead : 0) |
+                     (t + 1 == take ? kSlicedEnd : 0);
+    }
+    used += take;
+  }
+  return true;
+}
+
 /// Columns renumbered by decreasing in-degree (ties by id), so the most gathered entries of u
 /// are packed at the front and stay in L1 / L2: col_idx[k] = new id of column col_idx_A[k],
 /// perm[new] = old id. Built once per graph on the host (counting sort of in_degrees()) and
