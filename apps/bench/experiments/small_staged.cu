@@ -275,6 +275,41 @@ double rel_err(const std::vector<float>& y, const std::vector<std::uint8_t>& pr,
   return worst;
 }
 
+// A slot layout on the device, and an output with its presence bytes.
+struct DeviceSlots {
+  dc::DeviceBuffer col, row, val, y, present;
+  DeviceSlots(const Slots& s, std::int64_t rows)
+      : col(s.col.size() * 4, "col"),
+        row(s.row.size() * 4, "row"),
+        val(s.val.size() * 4, "val"),
+        y(static_cast<std::size_t>(rows) * 4, "y"),
+        present(static_cast<std::size_t>(rows), "present") {
+    cudaMemcpy(col.get(), s.col.data(), col.bytes(), cudaMemcpyHostToDevice);
+    cudaMemcpy(row.get(), s.row.data(), row.bytes(), cudaMemcpyHostToDevice);
+    cudaMemcpy(val.get(), s.val.data(), val.bytes(), cudaMemcpyHostToDevice);
+  }
+};
+
+// Runs `launch` once over poisoned outputs, checks them against the CPU backend, then times it.
+template <class F>
+void check_and_time(const Vector<T>& ref, DeviceSlots& d, int nslots, int reps, const char* tag,
+                    F&& launch) {
+  auto& ctx = dc::context();
+  cudaMemsetAsync(d.y.get(), 0xFF, d.y.bytes(), ctx.stream);
+  cudaMemsetAsync(d.present.get(), 0x7F, d.present.bytes(), ctx.stream);
+  launch();
+  std::vector<float> y(d.y.bytes() / 4);
+  std::vector<std::uint8_t> pr(d.present.bytes());
+  ctx.synchronize();
+  cudaMemcpy(y.data(), d.y.get(), d.y.bytes(), cudaMemcpyDeviceToHost);
+  cudaMemcpy(pr.data(), d.present.get(), d.present.bytes(), cudaMemcpyDeviceToHost);
+  const cudaError_t e = cudaGetLastError();
+  const double err = rel_err(y, pr, ref);
+  const double us = 1000.0 * dc::median(dc::time_runs(launch, 3, reps));
+  std::printf("  %-22s %7.2f us  slots %4d  err %.1e%s%s\n", tag, us, nslots, err,
+              err > 1e-4 ? "  WRONG" : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+}
+
 template <int BT, int kStage>
 void time_slots(const Graph<I, T>& A, const Vector<T>& ref, const float* du, int reps,
                 const char* tag) {
@@ -284,35 +319,18 @@ void time_slots(const Graph<I, T>& A, const Vector<T>& ref, const float* du, int
     return;
   }
   auto& ctx = dc::context();
-  dc::DeviceBuffer dcol(s.col.size() * 4, "col"), drow(s.row.size() * 4, "row"),
-      dval(s.val.size() * 4, "val"), dy(A.rows() * 4, "y"), dp(A.rows(), "p");
-  cudaMemcpy(dcol.get(), s.col.data(), s.col.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(drow.get(), s.row.data(), s.row.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(dval.get(), s.val.data(), s.val.size() * 4, cudaMemcpyHostToDevice);
+  DeviceSlots d(s, A.rows());
   const int m = static_cast<int>(A.cols());
   const std::size_t smem = kStage == 0 ? 0 : static_cast<std::size_t>(m) * 4;
   if (smem > 48 * 1024) {
     cudaFuncSetAttribute(slots_kernel<BT, kStage>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                          static_cast<int>(smem));
   }
-  auto launch = [&] {
+  check_and_time(ref, d, s.nslots, reps, tag, [&] {
     slots_kernel<BT, kStage><<<s.nslots, BT, smem, ctx.stream>>>(
-        dcol.as<int>(), dval.as<float>(), drow.as<int>(), du, m, dy.as<float>(),
-        static_cast<std::uint8_t*>(dp.get()));
-  };
-  cudaMemsetAsync(dy.get(), 0xFF, dy.bytes(), ctx.stream);
-  cudaMemsetAsync(dp.get(), 0x7F, dp.bytes(), ctx.stream);
-  launch();
-  std::vector<float> y(A.rows());
-  std::vector<std::uint8_t> pr(A.rows());
-  ctx.synchronize();
-  cudaMemcpy(y.data(), dy.get(), dy.bytes(), cudaMemcpyDeviceToHost);
-  cudaMemcpy(pr.data(), dp.get(), dp.bytes(), cudaMemcpyDeviceToHost);
-  const cudaError_t e = cudaGetLastError();
-  const double err = rel_err(y, pr, ref);
-  const double us = 1000.0 * dc::median(dc::time_runs(launch, 3, reps));
-  std::printf("  %-22s %7.2f us  slots %4d  err %.1e%s%s\n", tag, us, s.nslots, err,
-              err > 1e-4 ? "  WRONG" : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+        d.col.as<int>(), d.val.as<float>(), d.row.as<int>(), du, m, d.y.as<float>(),
+        static_cast<std::uint8_t*>(d.present.get()));
+  });
 }
 
 template <int BT, int PER, bool kWarp>
@@ -340,37 +358,13 @@ void time_flags(const Graph<I, T>& A, const Vector<T>& ref, const float* du, int
     s.val.resize(want, 0.0f);
   }
   auto& ctx = dc::context();
-  dc::DeviceBuffer dcol(s.col.size() * 4, "col"), drow(s.row.size() * 4, "row"),
-      dval(s.val.size() * 4, "val"), dy(A.rows() * 4, "y"), dp(A.rows(), "p");
-  cudaMemcpy(dcol.get(), s.col.data(), s.col.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(drow.get(), s.row.data(), s.row.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(dval.get(), s.val.data(), s.val.size() * 4, cudaMemcpyHostToDevice);
-  const int total = static_cast<int>(s.col.size());
-  const int blocks = (total + PER * BT - 1) / (PER * BT);
-  // Whole blocks of slots: pad the arrays' tail by reading only inside (warp slots past the end
-  // are skipped by sizing the grid to full blocks of existing slots).
-  if (total % (PER * BT) != 0) {
-    std::printf("  %-22s (slots %d not a multiple of the block)\n", tag, s.nslots);
-  }
-  auto launch = [&] {
-    flags_kernel<BT, PER, kWarp>
-        <<<blocks, BT, 0, ctx.stream>>>(dcol.as<int>(), dval.as<float>(), drow.as<int>(), du,
-                                        dy.as<float>(), static_cast<std::uint8_t*>(dp.get()));
-  };
-  cudaMemsetAsync(dy.get(), 0xFF, dy.bytes(), ctx.stream);
-  cudaMemsetAsync(dp.get(), 0x7F, dp.bytes(), ctx.stream);
-  if (total % (PER * BT) != 0) return;
-  launch();
-  std::vector<float> y(A.rows());
-  std::vector<std::uint8_t> pr(A.rows());
-  ctx.synchronize();
-  cudaMemcpy(y.data(), dy.get(), dy.bytes(), cudaMemcpyDeviceToHost);
-  cudaMemcpy(pr.data(), dp.get(), dp.bytes(), cudaMemcpyDeviceToHost);
-  const cudaError_t e = cudaGetLastError();
-  const double err = rel_err(y, pr, ref);
-  const double us = 1000.0 * dc::median(dc::time_runs(launch, 3, reps));
-  std::printf("  %-22s %7.2f us  slots %4d  err %.1e%s%s\n", tag, us, s.nslots, err,
-              err > 1e-4 ? "  WRONG" : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+  DeviceSlots d(s, A.rows());
+  const int blocks = static_cast<int>(s.col.size() / (PER * BT));  // padded to whole blocks
+  check_and_time(ref, d, s.nslots, reps, tag, [&] {
+    flags_kernel<BT, PER, kWarp><<<blocks, BT, 0, ctx.stream>>>(
+        d.col.as<int>(), d.val.as<float>(), d.row.as<int>(), du, d.y.as<float>(),
+        static_cast<std::uint8_t*>(d.present.get()));
+  });
 }
 }  // namespace
 
