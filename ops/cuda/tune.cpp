@@ -55,8 +55,9 @@ void set_tuned_mxv_plan(const Graph<I, V>& M, SemiringKind s, ValueKind t, const
 
 namespace {
 
-// sliced_coo is a candidate up to this many entries (its layout is a second copy of them).
-constexpr std::int64_t kSlicedTuneMaxEntries = std::int64_t{1} << 24;
+// sliced_coo is a candidate up to this many entries: its layout is a second copy of them, cached
+// on the graph per slot size (losers are kept too), and the planner takes it below 2^17 entries.
+constexpr std::int64_t kSlicedTuneMaxEntries = std::int64_t{1} << 20;
 
 // The candidates: every kernel over the launch-parameter ranges our sweeps found relevant.
 std::vector<Plan> candidates(const GraphStats& st) {

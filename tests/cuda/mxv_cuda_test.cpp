@@ -295,13 +295,15 @@ Graph<I, V> short_rows_beside_long_ones(std::int64_t n, std::int64_t cols, std::
 
 // NaN entries in u (every seventh): min / max semirings ignore NaN terms wherever they sit in a
 // row, as on the CPU backend (a scan that takes a row's first term unfolded would return NaN).
+// Semirings whose multiply turns a NaN input into a NaN term (max_min's min would not).
 template <class T, class I, class V>
 void expect_nan_terms_as_cpu(const Graph<I, V>& A, const KernelCase& k, Vector<T> u) {
   for (std::int64_t j = 0; j < u.size(); j += 7) u.set(j, std::numeric_limits<T>::quiet_NaN());
   const Vector<T> w0(A.rows(), T(0));
   EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<T>>(A, k, u, w0)));
   EXPECT_TRUE((cuda_matches_cpu<semiring::max_plus<T>>(A, k, u, w0)));
-  EXPECT_TRUE((cuda_matches_cpu<semiring::max_min<T>>(A, k, u, w0)));
+  EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<T>>(A, k, u, w0)));
+  EXPECT_TRUE((cuda_matches_cpu<semiring::min_times<T>>(A, k, u, w0)));
 }
 
 template <class T, class I>
@@ -440,7 +442,23 @@ TEST(MxvCuda, SlicedCooFallsBackWhenARowExceedsItsLargestSlot) {
   const auto u = random_vector<float>(3001, 0.0, 123);
   for (const KernelCase& k : {kc(MxvKernel::SlicedCoo), kc(MxvKernel::SlicedCoo, 128)}) {
     EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(2003, 0.f))));
-    EXPECT_TRUE((cuda_matches_cpu<semiring::max_min<float>>(A, k, u, Vector<float>(2003, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<float>>(A, k, u, Vector<float>(2003, 0.f))));
+  }
+}
+
+// Every kernel case ignores NaN terms under min / max as the CPU backend does (each folds a row's
+// terms from the identity), on power-law rows and on a graph whose rows are all empty.
+TEST(MxvCuda, EveryKernelTreatsNaNTermsAsTheCpuBackend) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, float>(Family::PowerLaw, 3001, 2777, 131);
+  const auto u = random_vector<float>(2777, 0.0, 132);
+  const auto D = make_graph<std::int64_t, double>(Family::LongRows, 1237, 977, 133);
+  const auto ud = random_vector<double>(977, 0.0, 134);
+  const Graph<std::int32_t, float> E(7, 5, std::vector<std::int32_t>(8, 0), {}, {});
+  for (const KernelCase& k : all_kernels()) {
+    expect_nan_terms_as_cpu(A, k, u);
+    expect_nan_terms_as_cpu(D, k, ud);
+    expect_nan_terms_as_cpu(E, k, Vector<float>(5, 1.0f));
   }
 }
 

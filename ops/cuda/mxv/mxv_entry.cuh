@@ -152,9 +152,13 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       break;
     }
     case MxvKernel::SlicedCoo: {
-      // The smallest slot holding both the longest row and the plan's entries per slot (0: auto).
-      const std::int64_t slot =
-          sliced_slot_for(std::max<std::int64_t>(M.stats().max_row, p.items_per_worker));
+      // The smallest slot holding the longest row, raised to the plan's entries per slot (0:
+      // auto; more than the largest slot means the largest).
+      const std::int64_t longest = M.stats().max_row;
+      std::int64_t slot = sliced_slot_for(longest);
+      if (slot > 0 && p.items_per_worker > 0) {
+        slot = std::max(slot, sliced_slot_for(std::min(p.items_per_worker, kSlicedLargeBlockSlot)));
+      }
       bool fits = false;
       SlicedCoo<I, VV> L;
       if (slot > 0) L = sliced_coo_layout<T, VV>(M, slot, fits);
@@ -162,10 +166,12 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
         Plan rb = plan;
         rb.mxv = MxvKernel::RowBlock;
         rb.params.items_per_worker = kDefaultRowBlockEntries;
-        log_mxv_fallback(plan, MxvKernel::RowBlock,
-                         "a row of " + std::to_string(M.stats().max_row) +
-                             " entries is longer than its largest slot of " +
-                             std::to_string(kSlicedLargeBlockSlot));
+        log_mxv_fallback(
+            plan, MxvKernel::RowBlock,
+            slot == 0 ? "a row of " + std::to_string(longest) +
+                            " entries is longer than its largest slot of " +
+                            std::to_string(kSlicedLargeBlockSlot)
+                      : std::to_string(M.rows()) + " rows do not fit its layout's 29-bit row ids");
         launch_mxv_kernel<S, kGeneral>(rb, MxvKernel::RowBlock, M, a, hot, stream);
         return;
       }

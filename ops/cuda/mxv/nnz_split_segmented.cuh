@@ -216,8 +216,11 @@ __device__ __forceinline__ void nnz_split_warp(const MxvArgs<T, I, VV>& a, std::
     T x0 = a.identity, x1 = a.identity;
     if (k0 < ce) x0 = entry_product<S, kGeneral>(a, k0, p0, gather);
     if (k1 < ce) x1 = entry_product<S, kGeneral>(a, k1, p1, gather);
-    if (!p0) x0 = a.identity;
-    if (!p1) x1 = a.identity;
+    // Terms folded from the identity, as the row kernels and the CPU backend fold a row: the
+    // segmented scan below combines raw terms, and a NaN term would otherwise become its row's
+    // value (or swallow a neighbour's partial) under min / max, which ignore NaN terms.
+    x0 = p0 ? S::add(a.identity, x0) : a.identity;
+    x1 = p1 ? S::add(a.identity, x1) : a.identity;
     nnz_split_step<S, kGeneral>(a, st, x0, p0, s, min(s + 32, ce), cs, w, part);
     if (s + 32 < ce)
       nnz_split_step<S, kGeneral>(a, st, x1, p1, s + 32, min(s + 64, ce), cs, w, part);

@@ -37,6 +37,7 @@
 #include "engine/src/cuda/device_buffer.hpp"
 #include "ops/cuda/mxv/mxv_args.cuh"
 #include "ops/cuda/mxv/partition.hpp"
+#include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -257,9 +258,12 @@ void launch_sliced_coo(const MxvArgs<T, I, VV>& a, const SlicedCoo<I, VV>& L, st
   } else if (slot == kSlicedSmallBlockSlot) {
     mxv_sliced_coo_kernel<S, kGeneral, kSlicedSmallBlockSlot / 4, false>
         <<<grid, kSlicedSmallBlockSlot / 4, 0, stream>>>(a, L);
-  } else {
+  } else if (slot == kSlicedLargeBlockSlot) {
     mxv_sliced_coo_kernel<S, kGeneral, kSlicedLargeBlockSlot / 4, false>
         <<<grid, kSlicedLargeBlockSlot / 4, 0, stream>>>(a, L);
+  } else {
+    throw InvalidArgument("sliced_coo: a slot of " + std::to_string(slot) +
+                          " entries is none of 128, 512, 2048");
   }
 }
 
