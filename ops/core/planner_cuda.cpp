@@ -49,9 +49,17 @@ constexpr double kSmallSkewImbalance = 2.0;
 //   4.05, chesapeake subwarp/8 4.42 -> 3.94, lp_afiro subwarp/2 4.22 -> 3.89;
 //   email-Eu-core (longest row 334) subwarp/32 5.42 -> 4.40 (block slots of 512);
 //   as20graph (longest row 1459) row_block/1024 6.46 -> 4.85 (block slots of 2048).
-// The general path (masks, accumulators, absent inputs) keeps the rules below: unmeasured there,
-// and a masked row kernel reads the mask before the row, where sliced_coo reads it at the end.
+// The general path (masks, accumulators, absent inputs) takes it when the rows are uneven
+// (stdv/avg above kSlicedGeneralMinImbalance). apps/bench/experiments/masked_small.cu (H200, us,
+// the rules' pick -> sliced_coo; a structural mask over half the rows, complemented and not, half
+// of u absent, w += A u): as20graph (stdv/avg 6.1) 9.8-10.1 -> 6.3-6.6, email-Eu-core (1.3)
+// 7.1-9.7 -> 6.1-7.9, chesapeake (0.70) 5.9-6.2 -> 4.9-5.2, C-elegans (0.88) 5.8-6.9 -> 5.2-6.8,
+// 1138_bus (0.51) 6.3-6.6 -> 5.6-5.9, bcsstk13 (0.54) 5.8-6.2 -> 5.4-5.7, lp_afiro (0.48)
+// 5.0-5.6 -> 5.1-5.2; on the even meshes the row kernels stay ahead: cryg2500 (0.05) 0.93-1.01x,
+// jagmesh7 (0.13) 0.89-0.97x (a masked row kernel reads the mask before its row, sliced_coo at
+// the end).
 // The slot layout holds an empty row as one placeholder entry, hence entries + empty rows.
+constexpr double kSlicedGeneralMinImbalance = 0.3;
 constexpr std::int64_t kSlicedMaxRow = 2048;  // the largest slot (kSlicedLargeBlockSlot)
 constexpr std::int64_t kSlicedWarpSlot = 128;
 constexpr std::int64_t kSlicedSmallBlockSlot = 512;
@@ -160,7 +168,8 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
                             ", max row " + std::to_string(stats.max_row);
   const bool plain = !info.masked && !info.accum && info.input_full;
-  if (plain && stats.nnz + stats.empty_rows < kSmallNnz && stats.max_row <= kSlicedMaxRow) {
+  if (stats.nnz + stats.empty_rows < kSmallNnz && stats.max_row <= kSlicedMaxRow &&
+      (plain || imbalance > kSlicedGeneralMinImbalance)) {
     p.mxv = MxvKernel::SlicedCoo;
     p.params.items_per_worker = stats.max_row <= kSlicedWarpSlot         ? kSlicedWarpSlot
                                 : stats.max_row <= kSlicedSmallBlockSlot ? kSlicedSmallBlockSlot

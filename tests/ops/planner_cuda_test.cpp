@@ -113,16 +113,23 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
   EXPECT_EQ(plan(stats(1005, 25571, 4.0, 3000, 20)).mxv, MxvKernel::SubwarpPerRow);
   // Entries plus empty rows (each takes a placeholder in the layout) past the small bound.
   EXPECT_NE(plan(stats(200000, 100000, 1.0, 10, 120000)).mxv, MxvKernel::SlicedCoo);
-  // The general path keeps the CSR kernels' small rules: a masked call on the mesh, an
-  // accumulating one on as20graph's shape.
+  // The general path takes it on uneven rows only (the mesh's stdv/avg is 0.42, as20graph's
+  // 6.1); on even ones (stdv/avg 0.05, cryg2500's shape) it keeps the CSR kernels' small rules.
   detail::MxvInfo masked;
   masked.masked = true;
-  const Plan pm = plan(kSmallMesh, masked);
-  EXPECT_TRUE(pm.mxv == MxvKernel::SubwarpPerRow || pm.mxv == MxvKernel::RowPerThread)
-      << pm.describe();
+  EXPECT_EQ(plan(kSmallMesh, masked).mxv, MxvKernel::SlicedCoo) << plan(kSmallMesh, masked).reason;
   detail::MxvInfo acc;
   acc.accum = true;
-  EXPECT_EQ(plan(stats(6474, 26467, 25.0, 1459, 0), acc).mxv, MxvKernel::RowBlock);
+  EXPECT_EQ(plan(stats(6474, 26467, 25.0, 1459, 0), acc).mxv, MxvKernel::SlicedCoo);
+  detail::MxvInfo sparse_in;
+  sparse_in.input_full = false;
+  EXPECT_EQ(plan(stats(1005, 25571, 33.3, 345, 20), sparse_in).params.items_per_worker, 512);
+  const GraphStats even = stats(2500, 12349, 0.25, 5, 0);
+  EXPECT_EQ(plan(even).mxv, MxvKernel::SlicedCoo);
+  const Plan pm = plan(even, masked);
+  EXPECT_TRUE(pm.mxv == MxvKernel::SubwarpPerRow || pm.mxv == MxvKernel::RowPerThread)
+      << pm.describe();
+  EXPECT_NE(plan(even, acc).mxv, MxvKernel::SlicedCoo);
   // Forced: honoured on any graph (a row too long for its slots falls back at launch, logged).
   Descriptor d;
   d.mxv_kernel = MxvKernel::SlicedCoo;
