@@ -166,8 +166,11 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
         Plan rb = plan;
         rb.mxv = MxvKernel::RowBlock;
         rb.params.items_per_worker = kDefaultRowBlockEntries;
+        rb.params.block_threads = static_cast<int>(kDefaultRowBlockEntries / 4);
+        Plan shown = plan;  // the log names the parameters row_block really runs with
+        shown.params = rb.params;
         log_mxv_fallback(
-            plan, MxvKernel::RowBlock,
+            shown, MxvKernel::RowBlock,
             slot == 0 ? "a row of " + std::to_string(longest) +
                             " entries is longer than its largest slot of " +
                             std::to_string(kSlicedLargeBlockSlot)
