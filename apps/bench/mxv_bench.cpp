@@ -29,6 +29,7 @@
 #include "ops/core/planner.hpp"
 #include "ops/cuda/cusparse/spmv.hpp"
 #include "ops/cuda/mxv/carry_fixup_debug.hpp"
+#include "ops/cuda/mxv/sliced_slots.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/cuda/residency.hpp"
 #include "spindle/cuda/tune.hpp"
@@ -187,7 +188,7 @@ std::vector<Config> sweep(bool quick) {
   }
   for (std::int64_t e : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, e);
   // Slot sizes of sliced_coo (a graph whose longest row exceeds one skips it: run_graph).
-  for (std::int64_t e : {128, 512, 2048}) add(MxvKernel::SlicedCoo, 0, e);
+  for (std::int64_t e : detail::cuda::kSlicedSlots) add(MxvKernel::SlicedCoo, 0, e);
   // The same kernels over columns relabelled by in-degree (tile = 1, mxv_entry.cuh).
   for (int l : {8, 32}) add(MxvKernel::SubwarpPerRow, l, 0, 1);
   for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 1);
@@ -278,8 +279,9 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
 
   for (const Config& c : sweep(o.quick)) {
     // sliced_coo with a slot shorter than the longest row would time its row_block fallback.
+    const std::int64_t smallest = detail::cuda::sliced_slot_for(r.stats.max_row);
     if (c.plan.mxv == MxvKernel::SlicedCoo &&
-        std::max<std::int64_t>(r.stats.max_row, 1) > c.plan.params.items_per_worker) {
+        (smallest == 0 || c.plan.params.items_per_worker < smallest)) {
       continue;
     }
     r.runs.push_back(measure(c.label, c.kernel, c.plan));

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ops/core/planner.hpp"
+#include "ops/cuda/mxv/sliced_slots.hpp"
 
 namespace spindle::detail {
 namespace {
@@ -60,9 +61,6 @@ constexpr double kSmallSkewImbalance = 2.0;
 // the end).
 // The slot layout holds an empty row as one placeholder entry, hence entries + empty rows.
 constexpr double kSlicedGeneralMinImbalance = 0.3;
-constexpr std::int64_t kSlicedMaxRow = 2048;  // the largest slot (kSlicedLargeBlockSlot)
-constexpr std::int64_t kSlicedWarpSlot = 128;
-constexpr std::int64_t kSlicedSmallBlockSlot = 512;
 // Skewed rows go to row_block (blocks of whole rows staged in shared memory, long rows split),
 // over columns relabelled by in-degree so that the most gathered entries of u share cache lines
 // and stay in L1 (row_block.cuh). `spindle bench mxv` on an H100 (fp32 plus_times, R-MAT edge
@@ -168,15 +166,13 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
                             ", max row " + std::to_string(stats.max_row);
   const bool plain = !info.masked && !info.accum && info.input_full;
-  if (stats.nnz + stats.empty_rows < kSmallNnz && stats.max_row <= kSlicedMaxRow &&
+  // The smallest of sliced_coo's slots that holds the longest row (0: none does).
+  const std::int64_t sliced_slot = cuda::sliced_slot_for(stats.max_row);
+  if (stats.nnz + stats.empty_rows < kSmallNnz && sliced_slot > 0 &&
       (plain || imbalance > kSlicedGeneralMinImbalance)) {
     p.mxv = MxvKernel::SlicedCoo;
-    p.params.items_per_worker = stats.max_row <= kSlicedWarpSlot         ? kSlicedWarpSlot
-                                : stats.max_row <= kSlicedSmallBlockSlot ? kSlicedSmallBlockSlot
-                                                                         : kSlicedMaxRow;
-    p.params.block_threads = p.params.items_per_worker == kSlicedWarpSlot
-                                 ? 128
-                                 : static_cast<int>(p.params.items_per_worker / 4);
+    p.params.items_per_worker = sliced_slot;
+    p.params.block_threads = cuda::sliced_block_threads(sliced_slot);
     p.reason = "small (" + std::to_string(stats.nnz) +
                " entries, launch-bound): entries stored with their rows in slots of " +
                std::to_string(p.params.items_per_worker) +

@@ -13,6 +13,7 @@
 #include "engine/src/cuda/timing.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/cuda/mxv/sliced_slots.hpp"
 #include "ops/cuda/mxv/tuned.hpp"
 #include "spindle/executor.hpp"
 
@@ -87,8 +88,9 @@ std::vector<Plan> candidates(const GraphStats& st) {
   // sliced_coo's slot sizes that hold the longest row (a shorter one would time row_block),
   // on graphs small enough for its layout (a copy of the entries with their rows).
   if (st.nnz + st.empty_rows <= kSlicedTuneMaxEntries) {
-    for (std::int64_t slot : {128, 512, 2048}) {
-      if (std::max<std::int64_t>(st.max_row, 1) <= slot) add(MxvKernel::SlicedCoo, 0, slot);
+    const std::int64_t smallest = sliced_slot_for(st.max_row);
+    for (std::int64_t slot : kSlicedSlots) {
+      if (smallest > 0 && slot >= smallest) add(MxvKernel::SlicedCoo, 0, slot);
     }
   }
   return c;

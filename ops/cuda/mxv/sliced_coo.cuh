@@ -37,29 +37,10 @@
 #include "engine/src/cuda/device_buffer.hpp"
 #include "ops/cuda/mxv/mxv_args.cuh"
 #include "ops/cuda/mxv/partition.hpp"
+#include "ops/cuda/mxv/sliced_slots.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
-
-/// Slot sizes: warp slots, and the two block forms (128 and 512 threads).
-inline constexpr std::int64_t kSlicedWarpSlot = 128;
-inline constexpr std::int64_t kSlicedSmallBlockSlot = 512;
-inline constexpr std::int64_t kSlicedLargeBlockSlot = 2048;
-/// Threads of a block running warp slots (four slots per block).
-inline constexpr int kSlicedWarpBlockThreads = 128;
-
-/// The smallest slot that holds a row of `max_row` entries (an empty row takes one), 0 if none.
-inline std::int64_t sliced_slot_for(std::int64_t max_row) {
-  const std::int64_t need = max_row > 0 ? max_row : 1;
-  for (std::int64_t s : {kSlicedWarpSlot, kSlicedSmallBlockSlot, kSlicedLargeBlockSlot}) {
-    if (need <= s) return s;
-  }
-  return 0;
-}
-/// Threads per block for a slot size (the warp form for kSlicedWarpSlot).
-inline int sliced_block_threads(std::int64_t slot) {
-  return slot == kSlicedWarpSlot ? kSlicedWarpBlockThreads : static_cast<int>(slot / 4);
-}
 
 /// The device arrays of the layout for values VV (T, or Pattern: none).
 template <class I, class VV>
