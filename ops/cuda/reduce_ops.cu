@@ -8,6 +8,7 @@
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/common/device_output.cuh"
+#include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/vector/reduce.cuh"
 #include "spindle/ops/cpu/functors.hpp"
 
@@ -101,10 +102,9 @@ void reduce_rows(Vector<T>& w, const Mask& mask, Accum accum, MonoidKind monoid,
   const DeviceMask dm = device_mask(mask);
   const bool no_mask = dm.none && !dm.complement;
   const bool general = !no_mask || accum.enabled;
-  const bool keep_old = accum.enabled || (!no_mask && !replace);
-  const VecOut<T> o = device_out(w, keep_old, no_mask ? !t_full : true);
-  const bool full = no_mask ? (accum.enabled ? (o.old_full || t_full) : t_full)
-                            : (!replace && o.old_full && (accum.enabled || t_full));
+  const OutputRule rule = output_rule(no_mask, accum.enabled, replace, t_full);
+  const VecOut<T> o = device_out(w, rule.keep_old, rule.may_be_sparse());
+  const bool full = rule.result_full(o.old_full);
   VectorResult<T> out;
   out.w = o.values;
   out.present = o.presence;

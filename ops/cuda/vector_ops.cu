@@ -6,6 +6,7 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/vector/indexwise.cuh"
 
 namespace spindle::detail::cuda {
@@ -21,10 +22,9 @@ void run_indexwise(Vector<T>& w, const Mask& mask, Accum accum, bool replace, In
   const DeviceMask dm = device_mask(mask);
   const bool no_mask = dm.none && !dm.complement;
   const bool general = !no_mask || accum.enabled;
-  const bool keep_old = accum.enabled || (!no_mask && !replace);
-  const VecOut<T> out = device_out(w, keep_old, no_mask ? !t_full : true);
-  const bool full = no_mask ? (accum.enabled ? (out.old_full || t_full) : t_full)
-                            : (!replace && out.old_full && (accum.enabled || t_full));
+  const OutputRule rule = output_rule(no_mask, accum.enabled, replace, t_full);
+  const VecOut<T> out = device_out(w, rule.keep_old, rule.may_be_sparse());
+  const bool full = rule.result_full(out.old_full);
   a.n = w.size();
   a.out.w = out.values;
   a.out.present = out.presence;

@@ -606,6 +606,53 @@ TEST(MxvCuda, MasksAccumulatorsAndReplaceMatchCpuForEveryKernel) {
   check_masks(random_vector<double>(2003, 0.0, 43));
 }
 
+// Over a full old output the device writes no presence bytes where the result stays full
+// (ops/cuda/common/output_rule.hpp): masked calls without replace whose rows all have a term, and
+// accumulating calls over a graph with empty rows. Each must still equal the CPU backend, present
+// entries included, and a later call must read that full result right.
+TEST(MxvCuda, MaskedAndAccumulatingCallsOverAFullOutputMatchCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto L = make_graph<std::int32_t, float>(Family::LongRows, 1031, 997, 81);  // no empty row
+  const auto P = make_graph<std::int64_t, double>(Family::PowerLaw, 2003, 2003, 82);
+  ASSERT_EQ(L.stats().empty_rows, 0);
+  ASSERT_GT(P.stats().empty_rows, 0);
+  const auto mvec = random_vector<std::int32_t>(1031, 0.3, 83);
+  const auto uL = random_vector<float>(997, 0.0, 84);
+  const auto wL = random_vector<float>(1031, 0.0, 85);
+  const auto uP = random_vector<double>(2003, 0.0, 86);
+  const auto wP = random_vector<double>(2003, 0.0, 87);
+  const std::vector<Mask> masks = {Mask::value(mvec), Mask::value(mvec, true),
+                                   Mask::structural(mvec), Mask::structural(mvec, true)};
+  for (const KernelCase& k : masked_kernels()) {
+    for (const Mask& m : masks) {
+      for (Accum acc : {Accum::none(), Accum::plus()}) {
+        EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(L, k, uL, wL, m, acc)));
+        EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(L, k, uL, wL, m, acc)));
+      }
+    }
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(P, k, uP, wP, Mask{}, Accum::plus())));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_plus<double>>(P, k, uP, wP, Mask{}, Accum::min())));
+  }
+  // A chain kept on the device: full results without presence bytes feed a masked call, an
+  // accumulation and a replace (which makes holes), as the CPU backend runs the same chain.
+  const semiring::plus_times<float> pt{};
+  auto chain = [&](Vector<float>& w, Descriptor d) {
+    mxv(w, Mask::value(mvec), Accum::none(), pt, L, uL, d);
+    mxv(w, Mask::structural(mvec, true), Accum::plus(), pt, L, uL, d);
+    mxv(w, Mask{}, Accum::plus(), pt, L, uL, d);
+    mxv(w, Mask::value(mvec), Accum::none(), pt, L, uL, Descriptor(d).with_replace(true));
+    mxv(w, Mask::value(mvec, true), Accum::plus(), pt, L, uL, d);
+  };
+  Vector<float> want = wL, got = wL;
+  chain(want, Descriptor().on(Device::Cpu));
+  {
+    cuda_test::PoisonOutputs poison;
+    chain(got, Descriptor().on(Device::Cuda));
+  }
+  EXPECT_TRUE(cuda_test::same_result(got, want, false));
+}
+
 TEST(MxvCuda, VxmAndTransposedMxvMatchCpuForEveryKernel) {
   SPINDLE_REQUIRE_CUDA();
   const auto A = make_graph<std::int32_t, double>(Family::PowerLaw, 1503, 1201, 51);

@@ -122,6 +122,9 @@ TEST(VectorOpsCuda, RowReductionsMatchCpu) {
   const auto P =
       cuda_test::make_graph<std::int64_t, Pattern>(cuda_test::Family::PowerLaw, 3001, 2777, 41);
   const auto mvec = cuda_test::random_vector<std::uint8_t>(4099, 0.3, 42);
+  const auto L =
+      cuda_test::make_graph<std::int32_t, float>(cuda_test::Family::LongRows, 1031, 997, 43);
+  const auto lmask = cuda_test::random_vector<std::uint8_t>(1031, 0.3, 44);
   for (MonoidKind m : {MonoidKind::Plus, MonoidKind::Max}) {
     for (bool tr : {false, true}) {
       auto d = [&](Descriptor x) { return x.with_transpose_a(tr); };
@@ -145,6 +148,20 @@ TEST(VectorOpsCuda, RowReductionsMatchCpu) {
           reduce_rows(w, Mask::value(mvec), Accum::plus(), m, A, x.with_replace(true));
         },
         "reduce_rows masked");
+    // Over a full old output, no replace: the result stays full (no presence bytes on the
+    // device, ops/cuda/common/output_rule.hpp), with or without an accumulator.
+    for (Accum acc : {Accum::none(), Accum::max()}) {
+      expect_same(
+          Vector<double>(L.rows(), 1.0),
+          [&](Vector<double>& w, Descriptor x) {
+            reduce_rows(w, Mask::value(lmask, true), acc, m, L, x);
+          },
+          "reduce_rows masked over a full output");
+    }
+    expect_same(
+        Vector<double>(4099, 1.0),
+        [&](Vector<double>& w, Descriptor x) { reduce_rows(w, Mask{}, Accum::plus(), m, A, x); },
+        "reduce_rows accumulated over empty rows");
   }
 }
 

@@ -15,6 +15,7 @@
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/cusparse/spmv.hpp"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
@@ -331,12 +332,9 @@ void run_pull(const Plan& plan, Vector<T>& w, const Mask& mask, Accum accum, con
   const bool no_mask = dm.none && !dm.complement;
   const bool general = !(no_mask && !accum.enabled && u_full);
   const bool t_full = u_full && st.empty_rows == 0;  // every output row has a term
-  const bool keep_old = accum.enabled || (!no_mask && !replace);
-  const bool may_be_sparse = no_mask ? !t_full : true;
-  const VecOut<T> wout = device_out(w, keep_old, may_be_sparse);
-  const bool old_full = wout.old_full;
-  const bool full = no_mask ? (accum.enabled ? (old_full || t_full) : t_full)
-                            : (!replace && old_full && (accum.enabled || t_full));
+  const OutputRule rule = output_rule(no_mask, accum.enabled, replace, t_full);
+  const VecOut<T> wout = device_out(w, rule.keep_old, rule.may_be_sparse());
+  const bool full = rule.result_full(wout.old_full);
 
   auto a = mxv_args_for<S>(M);
   a.u = uin.values;
