@@ -10,9 +10,9 @@
 // tables are in ops/cuda/mxv/NOTES.md). Each constant names the measurement behind it.
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
+#include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
 
@@ -115,11 +115,7 @@ constexpr int kDefaultBlockThreads = 256;
 // LaunchParams::tile value that relabels columns for the mxv kernels (ops/cuda/mxv/mxv_entry.cuh).
 constexpr int kRelabelColumns = 1;
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string fmt(double v) { return format_g3(v); }
 
 Plan base(OpKind op) {
   Plan p;

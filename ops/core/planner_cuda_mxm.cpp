@@ -5,9 +5,9 @@
 // KERNELS.md) and each threshold below says what it rests on.
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
+#include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/core/spmm_limits.hpp"
 
@@ -128,11 +128,7 @@ constexpr int kDefaultBlockThreads = 256;
 // kernels (spmm_run.cuh falls back to row_block).
 constexpr std::int64_t kSpmvN = 1;
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string fmt(double v) { return format_g3(v); }
 
 Plan base(OpKind op) {
   Plan p;
