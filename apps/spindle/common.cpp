@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 
@@ -165,6 +166,9 @@ Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {
     ex.tune = false;
     ex.plan_cache.clear();
   }
+  // The CUDA context takes about 0.3 s to create: let it overlap the reading of the input. Started
+  // once the flags are known to be good, so that a usage error exits at once.
+  if (ex.device == Device::Cuda) cuda_warm_up_start();
   return ex;
 }
 

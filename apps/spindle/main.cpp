@@ -12,6 +12,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/version.hpp"
@@ -145,6 +146,11 @@ int check_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A command on CUDA creates the context on a background thread (apply_exec_flags): wait for
+  // it on every way out, so that no thread is still creating it while the process exits.
+  struct WarmUpJoin {
+    ~WarmUpJoin() { spindle::cuda_warm_up_wait(); }
+  } join_warm_up;
   try {
     return check_stdout(run(argc, argv));
   } catch (const UsageError& e) {
