@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exploration harness (not built by CMake, not a benchmark of record): the library's warp form
+// (ops/cuda/mxv/row_block_warp.cuh, launched through launch_row_block_warp itself) with other
+// shared hot sets and other cache policies for the gathers past them.
+//
+// floor.cu found that a kernel doing strictly less than an SpMV (no rows) on R-MAT 22 ran faster
+// with its cold gathers *through* L1 than around it (H200, values: 0.2765 against 0.2977 ms at a
+// 32 K hot set) and faster with a 48 K hot set than with 32 K (0.2558 ms). The library gathers
+// around L1 (kRowBlockWarpCold = 0) with a 32 K hot set (kHotBytes). This runs the library kernel
+// with H in {32 K, 40 K, 48 K} and kCold in {0 around L1 + evict_last, 1 through L1 + evict_last,
+// 2 plain __ldg}, on the mxv benchmark's R-MAT 22 with values (seed 42) and PageRank's A^T (seed
+// 1, pattern). cuSPARSE's best in the same process; every result checked against a double host
+// product with the output poisoned first. Times exclude the per-call gather of u into relabelled
+// order (about 15 us), which the library adds.
+//
+// Build (from the repository root, after a build in build/test for libspindle.a):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I. -Iengine/include -Iloaders/include -Iops/include
+//     -Ialgorithms/include -Ibuild/test/generated/include -Xcompiler -fopenmp
+//     apps/bench/experiments/warp_cold.cu build/test/libspindle.a -lcusparse -lcublas -lcublasLt
+//     -o warp_cold
+// Run: ./warp_cold [scale] [--reps N] [--hot H1,H2,...]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "ops/cuda/mxv/row_block_warp.cuh"
+#include "spindle/coo_builder.hpp"
+#include "spindle/loaders/generate.hpp"
+#include "spindle/ops/mxv.hpp"
+
+using namespace spindle;
+using namespace spindle::detail::cuda;
+
+#define CK(x)                                                                            \
+  do {                                                                                   \
+    cudaError_t e_ = (x);                                                                \
+    if (e_ != cudaSuccess) {                                                             \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+#define CS(x)                                                              \
+  do {                                                                     \
+    cusparseStatus_t s_ = (x);                                             \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                   \
+      fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, (int)s_); \
+      exit(1);                                                             \
+    }                                                                      \
+  } while (0)
+
+template <class T>
+T* upload(const std::vector<T>& v) {
+  T* p;
+  CK(cudaMalloc(&p, std::max<size_t>(v.size(), 1) * sizeof(T)));
+  CK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return p;
+}
+
+int g_reps = 30;
+std::vector<std::int64_t> g_hot = {32768, 40960, 49152};  // --hot a,b,...
+
+template <class F>
+double time_ms(F&& f) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) f();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> ms;
+  for (int i = 0; i < g_reps; ++i) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float t;
+    CK(cudaEventElapsedTime(&t, a, b));
+    ms.push_back(t);
+  }
+  CK(cudaGetLastError());
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// Wall clock around batches of 20 calls and one synchronize (the library runs on its own stream).
+template <class F>
+double wall_ms(F&& f) {
+  for (int i = 0; i < 3; ++i) f();
+  CK(cudaDeviceSynchronize());
+  std::vector<double> ms;
+  for (int r = 0; r < 7; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 20; ++i) f();
+    CK(cudaDeviceSynchronize());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+        20);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+__global__ void poison(float* p, long long n) {
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
+    p[i] = __int_as_float(0x7fffffff);
+}
+
+template <class VV>
+void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, int sms,
+              std::int64_t optin) {
+  constexpr bool kVal = !std::is_same_v<VV, Pattern>;
+  using S = semiring::plus_times<float>;
+  const int n = static_cast<int>(G.rows());
+  const long long nnz = G.nnz();
+  std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
+  std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
+  std::vector<float> val(nnz);
+  for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
+  std::vector<int> deg(n, 0);
+  for (int c : ci) deg[c]++;
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return deg[a] > deg[b]; });
+  std::vector<int> inv(n);
+  for (int p = 0; p < n; ++p) inv[order[p]] = p;
+  std::vector<int> cr(nnz);
+  for (long long k = 0; k < nnz; ++k) cr[k] = inv[ci[k]];
+  std::vector<float> x(n), xr(n);
+  for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
+  for (int p = 0; p < n; ++p) xr[p] = x[order[p]];
+  std::vector<double> ref(n);
+  for (int i = 0; i < n; ++i) {
+    double s = 0;
+    for (int k = rp[i]; k < rp[i + 1]; ++k) s += (kVal ? double(val[k]) : 1.0) * x[ci[k]];
+    ref[i] = s;
+  }
+  RowBlocks rb = build_row_block_warps(rp.data(), n);
+  const std::int64_t tasks = static_cast<std::int64_t>(rb.desc.size());
+  printf("\n## %s: n %d nnz %lld, %lld warp tasks, %zu long rows\n", name.c_str(), n, nnz,
+         (long long)tasks, rb.longs.size());
+
+  int* d_rp = upload(rp);
+  int* d_ci = upload(ci);
+  int* d_cr = upload(cr);
+  float* d_val = upload(kVal ? val : std::vector<float>(nnz, 1.f));
+  float* d_x = upload(x);
+  float* d_xr = upload(xr);
+  float* d_y;
+  CK(cudaMalloc(&d_y, n * sizeof(float)));
+  RowBlockDesc* d_desc = upload(rb.desc);
+  RowBlockLong* d_longs = upload(rb.longs);
+  void* d_ws;
+  CK(cudaMalloc(&d_ws, (rb.pieces + 1) * (sizeof(float) + 1) + 64));
+  auto worst = [&] {
+    std::vector<float> y(n);
+    CK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
+    double w = 0;
+    for (int i = 0; i < n; ++i) {
+      const double e = std::fabs(y[i] - ref[i]) / std::max(1e-6, std::fabs(ref[i]));
+      if (!(e <= w)) w = std::isnan(e) ? 1e30 : std::max(w, e);
+    }
+    return w;
+  };
+
+  cusparseHandle_t h;
+  CS(cusparseCreate(&h));
+  cusparseSpMatDescr_t A;
+  cusparseDnVecDescr_t X, Y;
+  CS(cusparseCreateCsr(&A, n, n, nnz, d_rp, d_ci, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CS(cusparseCreateDnVec(&X, n, d_x, CUDA_R_32F));
+  CS(cusparseCreateDnVec(&Y, n, d_y, CUDA_R_32F));
+  double best = 1e30;
+  for (auto alg : {CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_CSR_ALG2}) {
+    float one = 1.f, zero = 0.f;
+    size_t bs = 0;
+    CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
+                               CUDA_R_32F, alg, &bs));
+    void* buf;
+    CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
+    const double t = time_ms([&] {
+      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg,
+                   buf);
+    });
+    printf("%-40s %8.4f ms  err %.1e\n",
+           alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t, worst());
+    best = std::min(best, t);
+    CK(cudaFree(buf));
+  }
+
+  MxvArgs<float, int, VV> a;
+  a.A.rows = n;
+  a.A.cols = n;
+  a.A.nnz = nnz;
+  a.A.row_ptr = d_rp;
+  a.A.col_idx = d_cr;
+  if constexpr (kVal) a.A.values = d_val;
+  a.u = d_xr;
+  a.out.w = d_y;
+  a.identity = 0.f;
+  auto variant = [&](auto cold, std::int64_t H) {
+    constexpr int kCold = decltype(cold)::value;
+    auto call = [&] {
+      launch_row_block_warp<S, false, float, int, VV, kCold>(
+          a, tasks, d_desc, static_cast<std::int64_t>(rb.longs.size()), d_longs, rb.pieces, d_ws,
+          H, sms, optin, 0);
+    };
+    poison<<<256, 256>>>(d_y, n);
+    call();
+    CK(cudaDeviceSynchronize());
+    const double err = worst();
+    const double t = time_ms(call);
+    const double tw = wall_ms(call);
+    printf("warp form H=%-6lld cold=%d %s %8.4f ms (wall %8.4f)  cus/this %.3f (+15 us gather: "
+           "%.3f)  err %.1e\n",
+           (long long)H, kCold,
+           kCold == 0 ? "around L1" : kCold == 1 ? "L1+evlast" : "plain ldg", t, tw, best / t,
+           best / (t + 0.015), err);
+    fflush(stdout);
+  };
+  // The library's own call (planner's pick, the gather of u into relabelled order included),
+  // wall-clocked like the kernel above.
+  {
+    using G = std::conditional_t<kVal, Graph<std::int32_t, float>, Graph<std::int32_t, Pattern>>;
+    const G L = [&] {
+      if constexpr (kVal) {
+        return G(n, n, std::vector<std::int32_t>(rp), std::vector<std::int32_t>(ci),
+                 std::vector<float>(val));
+      } else {
+        return G(n, n, std::vector<std::int32_t>(rp), std::vector<std::int32_t>(ci));
+      }
+    }();
+    Vector<float> xv(x), yv(n);
+    const Descriptor dsc = Descriptor().on(Device::Cuda);
+    auto call = [&] { mxv(yv, Mask{}, Accum::none(), S{}, L, xv, dsc); };
+    const double tw = wall_ms(call);
+    std::vector<float> yh(yv.values().begin(), yv.values().end());
+    double w = 0;
+    for (int i = 0; i < n; ++i)
+      w = std::max(w, std::fabs(yh[i] - ref[i]) / std::max(1e-6, std::fabs(ref[i])));
+    printf("library mxv (planner's pick)            (wall %8.4f)  err %.1e\n", tw, w);
+  }
+  for (std::int64_t H : g_hot) {
+    variant(std::integral_constant<int, 0>{}, H);
+    variant(std::integral_constant<int, 1>{}, H);
+    variant(std::integral_constant<int, 2>{}, H);
+  }
+  cusparseDestroySpMat(A);
+  cusparseDestroyDnVec(X);
+  cusparseDestroyDnVec(Y);
+  cusparseDestroy(h);
+  for (void* p : {(void*)d_rp, (void*)d_ci, (void*)d_cr, (void*)d_val, (void*)d_x, (void*)d_xr,
+                  (void*)d_y, (void*)d_desc, (void*)d_longs, d_ws})
+    CK(cudaFree(p));
+}
+
+int main(int argc, char** argv) {
+  int scale = 22;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--reps") {
+      g_reps = atoi(argv[++i]);
+    } else if (s == "--hot") {
+      g_hot.clear();
+      for (char* t = strtok(argv[++i], ","); t; t = strtok(nullptr, ",")) g_hot.push_back(atoll(t));
+    } else {
+      scale = atoi(argv[i]);
+    }
+  }
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("# %s, %d SMs, L2 %d MB, opt-in shared memory per block %zu B\n", prop.name,
+         prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.sharedMemPerBlockOptin);
+  BuildOptions o;
+  o.duplicates = DuplicatePolicy::Collapse;
+  {
+    auto G = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 42), o);
+    run_case<float>("R-MAT " + std::to_string(scale) + " (seed 42), fp32 values", G,
+                    prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
+  }
+  {
+    auto G = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 1));
+    run_case<Pattern>("R-MAT " + std::to_string(scale) + " (seed 1), A^T pattern", G.transpose(),
+                      prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
+  }
+  return 0;
+}
