@@ -88,7 +88,7 @@ constexpr std::int64_t kRowBlockEvenMinNnz = 16000000;
 constexpr std::int64_t kRowBlockSmall = 512;
 constexpr std::int64_t kRowBlockLarge = 1024;
 // Skewed rows from kRowBlockWarpMinNnz entries on, with the columns relabelled: row_block's warp
-// form (256 entries per warp task, a persistent grid, the hottest 128 KB of u in shared memory;
+// form (256 entries per warp task, a persistent grid, the hottest 160 KB of u in shared memory;
 // ops/cuda/mxv/row_block_warp.cuh). `spindle bench mxv` on an H200 (fp32, ms, relabelled; the
 // gather of u included):
 //   R-MAT scale | warp form (256) | row_block/512 | row_block/1024 | best cuSPARSE
@@ -248,7 +248,7 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
                  " entries: row_block's warp form (runs of whole rows with up to " +
                  std::to_string(kRowBlockWarp) +
                  " entries, one per warp task on a persistent grid, long rows split); " + shape +
-                 "; columns relabelled by in-degree (the hottest 128 KB of u in shared memory)";
+                 "; columns relabelled by in-degree (the hottest 160 KB of u in shared memory)";
     } else {
       p.reason +=
           "; columns relabelled by in-degree (hot entries of u packed into L1-resident lines)";

@@ -93,8 +93,8 @@ double time_ms(F&& f) {
 }
 
 constexpr int kThreads = 1024;
-constexpr int kPer = 8;                // entries per lane per chunk
-constexpr int kChunk = 32 * kPer;      // entries per warp chunk
+constexpr int kPer = 8;            // entries per lane per chunk
+constexpr int kChunk = 32 * kPer;  // entries per warp chunk
 
 __device__ __forceinline__ float ld_around_l1(const float* p) {
   float r;
@@ -109,9 +109,9 @@ __device__ __forceinline__ void warp_add(double* out, float s) {
 
 // The stream alone: indices (and values) with 16-byte loads, a grid-stride loop.
 template <bool kVal>
-__global__ void __launch_bounds__(256) stream_kernel(const int4* __restrict__ ci,
-                                                     const float4* __restrict__ val, long long n4,
-                                                     double* out) {
+__global__ void __launch_bounds__(256)
+    stream_kernel(const int4* __restrict__ ci, const float4* __restrict__ val, long long n4,
+                  double* out) {
   float s = 0.f;
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n4; i += 256LL * gridDim.x) {
     const int4 c = __ldcs(ci + i);
@@ -129,10 +129,9 @@ __global__ void __launch_bounds__(256) stream_kernel(const int4* __restrict__ ci
 // consecutive entries (8 per lane, coalesced); the next chunk's indices are loaded before the
 // current chunk's gathers, as the library's warp form does. No rows: one running sum per thread.
 template <bool kVal, bool kAroundL1>
-__global__ void __launch_bounds__(kThreads) floor_kernel(const int* __restrict__ ci,
-                                                         const float* __restrict__ val,
-                                                         const float* __restrict__ x,
-                                                         long long nnz, int H, double* out) {
+__global__ void __launch_bounds__(kThreads)
+    floor_kernel(const int* __restrict__ ci, const float* __restrict__ val,
+                 const float* __restrict__ x, long long nnz, int H, double* out) {
   extern __shared__ float sx[];
   for (int j = threadIdx.x; j < H; j += blockDim.x) sx[j] = __ldg(x + j);
   __syncthreads();
@@ -175,9 +174,9 @@ __global__ void __launch_bounds__(kThreads) floor_kernel(const int* __restrict__
 }
 
 // Gathers of x(idx[k]) for a packed array of columns, around L1: the cold gathers alone.
-__global__ void __launch_bounds__(kThreads) gather_kernel(const int* __restrict__ idx, long long n,
-                                                          const float* __restrict__ x,
-                                                          double* out) {
+__global__ void __launch_bounds__(kThreads)
+    gather_kernel(const int* __restrict__ idx, long long n, const float* __restrict__ x,
+                  double* out) {
   const int lane = threadIdx.x & 31;
   const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x >> 5);
   float s = 0.f;
@@ -258,11 +257,10 @@ void run_case(const Case& cs, int sms, size_t smem_max) {
     void* buf;
     CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
     const double t = time_ms([&] {
-      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg,
-                   buf);
+      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg, buf);
     });
-    printf("%-52s %8.4f ms\n", alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2",
-           t);
+    printf("%-52s %8.4f ms\n",
+           alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t);
     best_cus = std::min(best_cus, t);
     CK(cudaFree(buf));
   }

@@ -10,8 +10,9 @@
 // with H in {32 K, 40 K, 48 K} and kCold in {0 around L1 + evict_last, 1 through L1 + evict_last,
 // 2 plain __ldg}, on the mxv benchmark's R-MAT 22 with values (seed 42) and PageRank's A^T (seed
 // 1, pattern). cuSPARSE's best in the same process; every result checked against a double host
-// product with the output poisoned first. Times exclude the per-call gather of u into relabelled
-// order (about 15 us), which the library adds.
+// product with the output poisoned first. The kernel's times exclude the per-call gather of u into
+// relabelled order (about 15 us); the library's own mxv call (planner's pick, gather included) is
+// wall-clocked beside them, over batches of 20 calls as the kernels' "wall" column.
 //
 // Build (from the repository root, after a build in build/test for libspindle.a):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I. -Iengine/include -Iloaders/include -Iops/include
@@ -188,8 +189,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     void* buf;
     CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
     const double t = time_ms([&] {
-      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg,
-                   buf);
+      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg, buf);
     });
     printf("%-40s %8.4f ms  err %.1e\n",
            alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t, worst());
@@ -211,8 +211,8 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     constexpr int kCold = decltype(cold)::value;
     auto call = [&] {
       launch_row_block_warp<S, false, float, int, VV, kCold>(
-          a, tasks, d_desc, static_cast<std::int64_t>(rb.longs.size()), d_longs, rb.pieces, d_ws,
-          H, sms, optin, 0);
+          a, tasks, d_desc, static_cast<std::int64_t>(rb.longs.size()), d_longs, rb.pieces, d_ws, H,
+          sms, optin, 0);
     };
     poison<<<256, 256>>>(d_y, n);
     call();
@@ -220,11 +220,14 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     const double err = worst();
     const double t = time_ms(call);
     const double tw = wall_ms(call);
-    printf("warp form H=%-6lld cold=%d %s %8.4f ms (wall %8.4f)  cus/this %.3f (+15 us gather: "
-           "%.3f)  err %.1e\n",
-           (long long)H, kCold,
-           kCold == 0 ? "around L1" : kCold == 1 ? "L1+evlast" : "plain ldg", t, tw, best / t,
-           best / (t + 0.015), err);
+    printf(
+        "warp form H=%-6lld cold=%d %s %8.4f ms (wall %8.4f)  cus/this %.3f (+15 us gather: "
+        "%.3f)  err %.1e\n",
+        (long long)H, kCold,
+        kCold == 0   ? "around L1"
+        : kCold == 1 ? "L1+evlast"
+                     : "plain ldg",
+        t, tw, best / t, best / (t + 0.015), err);
     fflush(stdout);
   };
   // The library's own call (planner's pick, the gather of u into relabelled order included),

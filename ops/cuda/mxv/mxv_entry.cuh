@@ -58,7 +58,8 @@ RowBlockForm row_block_form(std::int64_t nnz, const DeviceCaps& caps) {
 }
 
 /// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
-/// it (row_block.cuh); its warp form copies them into shared memory (row_block_warp.cuh). 128 KB:
+/// it (row_block.cuh); its warp form copies its own, larger hot set into shared memory
+/// (row_block_warp.cuh, kRowBlockWarpSmemBudget). 128 KB:
 /// in the exploration harness (apps/bench/experiments; H100, R-MAT scale 22, fp32) hot sets of
 /// 32768 / 65536 / 16384 columns ran 0.453 / 0.472 / 0.464 ms (values) and 0.394 / 0.413 / 0.406 ms
 /// (pattern).
@@ -268,7 +269,14 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
     a.A.col_idx = static_cast<const I*>(rl.col_idx);
     a.u = relabelled;
     if (gather_presence) a.u_present = relabelled_present;
-    hot = std::min(kHotBytes / static_cast<std::int64_t>(sizeof(T)), rl.used);
+    // The warp form copies its hot columns into shared memory and takes more of them
+    // (row_block_warp_hot_entries); the other kernels read theirs through L1.
+    const std::int64_t entries = chosen.params.items_per_worker > 0 ? chosen.params.items_per_worker
+                                                                    : kDefaultRowBlockEntries;
+    const bool warp_form = kernel == MxvKernel::RowBlock && entries <= kRowBlockWarpEntries;
+    hot = std::min(warp_form ? row_block_warp_hot_entries<T>()
+                             : kHotBytes / static_cast<std::int64_t>(sizeof(T)),
+                   rl.used);
   }
   if (kernel == MxvKernel::Cusparse) {
     if constexpr (S::kind == SemiringKind::PlusTimes) {

@@ -12,9 +12,10 @@
 /// form stalls all of its threads at two barriers per block.
 ///
 /// Over relabelled columns (partition.hpp's ColumnRelabel: ids by decreasing in-degree) each block
-/// first copies u's hottest kHotBytes into shared memory; gathers of those ids are shared-memory
-/// reads (a warp's 32 random reads cost about the bank-conflict degree, where L1 hits cost one
-/// wavefront per distinct line), the rest bypass L1 and are kept last in L2.
+/// first copies u's hottest entries into shared memory (fp32: 40960, 160 KB; see
+/// kRowBlockWarpSmemBudget); gathers of those ids are shared-memory reads (a warp's 32 random
+/// reads cost about the bank-conflict degree, where L1 hits cost one wavefront per distinct line),
+/// the rest go through L1, which then holds only cold lines, and are kept last in L2.
 ///
 /// Rows longer than 64 entries get tasks of their own: whole when at most 256 entries, else cut
 /// into pieces of 256 whose partials row_block's second kernel adds in order. No atomics: results
@@ -42,6 +43,28 @@ namespace spindle::detail::cuda {
 template <class I, class V>
 RowBlockPartition row_block_warp_partition(const Graph<I, V>& A);
 
+/// Shared memory the warp form takes per block over relabelled columns, staging included: the
+/// rest of u's hot copy fills it. 192 KB (+ 1 KB the runtime reserves per block) keeps the SM's
+/// carveout at 196 KB and leaves 60 KB of L1 for the cold gathers; one step more and the carveout
+/// jumps to 228 KB, leaving 28 KB of L1. apps/bench/experiments/warp_cold.cu, H200, R-MAT scale
+/// 22, fp32, the kernel alone (ms; cuSPARSE's best 0.490 values / 0.487 pattern, same process):
+///   hot copy of u  | 32 K (128 KB) | 36 K   | 40 K (160 KB) | 44 K (228 KB carveout) | 48 K
+///   values         | 0.3816        | 0.3748 | 0.3664        | 0.4491                 | 0.4487
+///   pattern (A^T)  | 0.3290        | 0.3228 | 0.3139        | 0.3708                 | 0.3656
+/// (48 K from an earlier run of the same binary; cold gathers through L1, policy 1 below). R-MAT
+/// 21: 0.1798 -> 0.1778 (values), 0.1565 -> 0.1570 (pattern). With 8-byte values the staging
+/// doubles and the hot copy stays at 128 KB.
+inline constexpr std::int64_t kRowBlockWarpSmemBudget = 192 * 1024;
+
+/// How the warp form gathers the columns past its shared copy of u: 0 around L1 and kept last in
+/// L2 (ld_gather_cold, the row_block default), 1 through L1 and kept last in L2, 2 plain __ldg.
+/// With the hot columns in shared memory L1 holds only cold lines, and letting them in was never
+/// slower: warp_cold.cu as above, 40 K hot copy, ms, policies 0 / 1 / 2: values 0.3672 / 0.3664 /
+/// 0.3678, pattern 0.3155 / 0.3139 / 0.3150; at 32 K 0.3889 / 0.3816 / 0.3830 and 0.3364 /
+/// 0.3290 / 0.3283. (floor.cu, a kernel without rows, showed the same: 0.2977 around L1, 0.2765
+/// through it.)
+inline constexpr int kRowBlockWarpCold = 1;
+
 /// Bytes of dynamic shared memory the warp form needs: the warps' staging (plus presence bytes
 /// on the general path) and `hs` entries of u.
 template <class T, bool kGeneral>
@@ -49,6 +72,14 @@ constexpr std::int64_t row_block_warp_smem(std::int64_t hs) {
   return static_cast<std::int64_t>(kRowBlockWarpWarps) * kRowBlockWarpEntries *
              static_cast<std::int64_t>(sizeof(T) + (kGeneral ? 1 : 0)) +
          hs * static_cast<std::int64_t>(sizeof(T));
+}
+
+/// Entries of u the warp form copies into shared memory over relabelled columns (plain calls):
+/// what fits beside its staging in kRowBlockWarpSmemBudget (fp32: 40960, fp64: 16384).
+template <class T>
+constexpr std::int64_t row_block_warp_hot_entries() {
+  return (kRowBlockWarpSmemBudget - row_block_warp_smem<T, false>(0)) /
+         static_cast<std::int64_t>(sizeof(T));
 }
 
 /// One warp's loads for a task: its descriptor, and its entries' column ids and values (lane
@@ -72,7 +103,19 @@ struct WarpTaskLoads {
   }
 };
 
-template <class S, bool kGeneral, bool kShared, class T, class I, class VV>
+template <int kCold, class X>
+__device__ __forceinline__ X ld_warp_cold(const X* p) {
+  if constexpr (kCold == 0) {
+    return ld_gather_cold(p);
+  } else if constexpr (kCold == 1) {
+    return ld_hinted<true, true>(p);
+  } else {
+    return __ldg(p);
+  }
+}
+
+template <class S, bool kGeneral, bool kShared, class T, class I, class VV,
+          int kCold = kRowBlockWarpCold>
 __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
     mxv_row_block_warp_kernel(const MxvArgs<T, I, VV> a, const RowBlockDesc* __restrict__ desc,
                               std::int64_t tasks, T* __restrict__ partial,
@@ -110,7 +153,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
       T x{};
       if constexpr (kShared) {
         const T hot = sx[col < hs ? col : 0];
-        if (p[j] && col >= hs) x = ld_gather_cold(a.u + col);
+        if (p[j] && col >= hs) x = ld_warp_cold<kCold>(a.u + col);
         x = col < hs ? hot : x;
       } else {
         if (p[j]) x = __ldg(a.u + col);
@@ -162,7 +205,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
 /// Launches the warp form and, for long rows, row_block's in-order sum of the pieces. `hot` is
 /// the number of leading (relabelled) entries of u to copy into shared memory, 0 for none; it
 /// shrinks to what the device's shared memory holds. `ws` as launch_row_block's.
-template <class S, bool kGeneral, class T, class I, class VV>
+template <class S, bool kGeneral, class T, class I, class VV, int kCold = kRowBlockWarpCold>
 void launch_row_block_warp(const MxvArgs<T, I, VV>& a, std::int64_t tasks, const RowBlockDesc* desc,
                            std::int64_t n_long, const RowBlockLong* longs, std::int64_t pieces,
                            void* ws, std::int64_t hot, int sm_count,
@@ -188,11 +231,11 @@ void launch_row_block_warp(const MxvArgs<T, I, VV>& a, std::int64_t tasks, const
                static_cast<std::size_t>(bytes), stream>>>(a, desc, tasks, partial, partial_has, hs);
     };
     if constexpr (kGeneral) {
-      run(mxv_row_block_warp_kernel<S, true, false, T, I, VV>);
+      run(mxv_row_block_warp_kernel<S, true, false, T, I, VV, kCold>);
     } else if (hs > 0) {
-      run(mxv_row_block_warp_kernel<S, false, true, T, I, VV>);
+      run(mxv_row_block_warp_kernel<S, false, true, T, I, VV, kCold>);
     } else {
-      run(mxv_row_block_warp_kernel<S, false, false, T, I, VV>);
+      run(mxv_row_block_warp_kernel<S, false, false, T, I, VV, kCold>);
     }
   }
   if (n_long > 0) {
