@@ -38,59 +38,15 @@
 #include <string>
 #include <vector>
 
+#include "apps/bench/experiments/harness.cuh"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
 
 using namespace spindle;
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
-#define CS(x)                                                              \
-  do {                                                                     \
-    cusparseStatus_t s_ = (x);                                             \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                   \
-      fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, (int)s_); \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
-
-template <class T>
-T* upload(const std::vector<T>& v) {
-  T* p;
-  CK(cudaMalloc(&p, std::max<size_t>(v.size(), 1) * sizeof(T)));
-  CK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-
-int g_reps = 30;
-
-template <class F>
-double time_ms(F&& f) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) f();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int i = 0; i < g_reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float t;
-    CK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  CK(cudaGetLastError());
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
+using harness::g_reps;
+using harness::time_ms;
+using harness::upload;
 
 constexpr int kThreads = 1024;
 constexpr int kPer = 8;            // entries per lane per chunk

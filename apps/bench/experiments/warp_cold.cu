@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/bench/experiments/harness.cuh"
 #include "ops/cuda/mxv/row_block_warp.cuh"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
@@ -42,73 +43,12 @@
 using namespace spindle;
 using namespace spindle::detail::cuda;
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                           \
-    }                                                                                    \
-  } while (0)
-#define CS(x)                                                              \
-  do {                                                                     \
-    cusparseStatus_t s_ = (x);                                             \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                   \
-      fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, (int)s_); \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+using harness::g_reps;
+using harness::time_ms;
+using harness::upload;
+using harness::wall_ms;
 
-template <class T>
-T* upload(const std::vector<T>& v) {
-  T* p;
-  CK(cudaMalloc(&p, std::max<size_t>(v.size(), 1) * sizeof(T)));
-  CK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-
-int g_reps = 30;
 std::vector<std::int64_t> g_hot = {32768, 40960, 49152};  // --hot a,b,...
-
-template <class F>
-double time_ms(F&& f) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) f();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int i = 0; i < g_reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float t;
-    CK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  CK(cudaGetLastError());
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-// Wall clock around batches of 20 calls and one synchronize (the library runs on its own stream).
-template <class F>
-double wall_ms(F&& f) {
-  for (int i = 0; i < 3; ++i) f();
-  CK(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int r = 0; r < 7; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 20; ++i) f();
-    CK(cudaDeviceSynchronize());
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
-        20);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 __global__ void poison(float* p, long long n) {
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
