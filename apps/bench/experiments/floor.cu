@@ -163,17 +163,10 @@ void run_case(const Case& cs, int sms, size_t smem_max) {
   std::vector<float> val(nnz);
   for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
   // columns relabelled by decreasing in-degree (stable), as the library's relabel cache
-  std::vector<int> deg(n, 0);
-  for (int c : cs.ci) deg[c]++;
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return deg[a] > deg[b]; });
-  std::vector<int> inv(n);
-  for (int p = 0; p < n; ++p) inv[order[p]] = p;
+  const harness::Relabel rl = harness::relabel_by_in_degree(n, cs.ci);
+  const std::vector<int>&deg = rl.deg, &order = rl.order, &inv = rl.inv, &cr = rl.cr;
   int active = 0;
   while (active < n && deg[order[active]] > 0) ++active;
-  std::vector<int> cr(nnz);
-  for (long long k = 0; k < nnz; ++k) cr[k] = inv[cs.ci[k]];
   std::vector<float> xr(n);
   for (int p = 0; p < n; ++p) xr[p] = 0.5f + float((order[p] * 2654435761u) >> 8) / float(1 << 24);
   std::vector<long long> cum(n + 1, 0);
@@ -196,34 +189,9 @@ void run_case(const Case& cs, int sms, size_t smem_max) {
   CK(cudaMalloc(&d_y, n * sizeof(float)));
   double* d_out;
   CK(cudaMalloc(&d_out, sizeof(double)));
-  cusparseHandle_t h;
-  CS(cusparseCreate(&h));
-  cusparseSpMatDescr_t A;
-  cusparseDnVecDescr_t X, Y;
-  CS(cusparseCreateCsr(&A, n, n, nnz, d_rp, d_ci, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CS(cusparseCreateDnVec(&X, n, d_x, CUDA_R_32F));
-  CS(cusparseCreateDnVec(&Y, n, d_y, CUDA_R_32F));
-  double best_cus = 1e30;
-  for (auto alg : {CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_CSR_ALG2}) {
-    float one = 1.f, zero = 0.f;
-    size_t bs = 0;
-    CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
-                               CUDA_R_32F, alg, &bs));
-    void* buf;
-    CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
-    const double t = time_ms([&] {
-      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg, buf);
-    });
-    printf("%-52s %8.4f ms\n",
-           alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t);
-    best_cus = std::min(best_cus, t);
-    CK(cudaFree(buf));
-  }
-  cusparseDestroySpMat(A);
-  cusparseDestroyDnVec(X);
-  cusparseDestroyDnVec(Y);
-  cusparseDestroy(h);
+  const double best_cus = harness::cusparse_spmv_best(
+      n, nnz, d_rp, d_ci, d_val, d_x, d_y,
+      [](const char* name, double t) { printf("%-52s %8.4f ms\n", name, t); });
 
   // host reference of the full sum
   double want = 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scaffolding shared by the exploration harnesses in this folder (not built by CMake): status
 // checks that exit with the call site, uploads, and the two timers (events on the legacy stream;
-// wall clock around batches, for code that runs on Spindle's own stream). Used by floor.cu and
-// warp_cold.cu; the older harnesses keep their own copies.
+// wall clock around batches, for code that runs on Spindle's own stream), and cuSPARSE's SpMV
+// baseline. Used by floor.cu and warp_cold.cu; the older harnesses keep their own copies.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <numeric>
 #include <vector>
 
 #define CK(x)                                                                            \
@@ -84,6 +86,64 @@ double wall_ms(F&& f) {
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// Columns relabelled by decreasing in-degree (a stable sort, so ties keep their order), as the
+// library's relabel cache orders them: order[p] is the column with new id p, inv its inverse, cr
+// the entries' new column ids, deg the in-degree of each original column.
+struct Relabel {
+  std::vector<int> deg, order, inv, cr;
+};
+inline Relabel relabel_by_in_degree(int n, const std::vector<int>& ci) {
+  Relabel r;
+  r.deg.assign(n, 0);
+  for (int c : ci) r.deg[c]++;
+  r.order.resize(n);
+  std::iota(r.order.begin(), r.order.end(), 0);
+  std::stable_sort(r.order.begin(), r.order.end(),
+                   [&](int a, int b) { return r.deg[a] > r.deg[b]; });
+  r.inv.resize(n);
+  for (int p = 0; p < n; ++p) r.inv[r.order[p]] = p;
+  r.cr.resize(ci.size());
+  for (size_t k = 0; k < ci.size(); ++k) r.cr[k] = r.inv[ci[k]];
+  return r;
+}
+
+// y = A x by cuSPARSE's default and CSR_ALG2 algorithms (fp32, int32 CSR already on the device),
+// each timed by time_ms; report(name, ms) is called after each (y then holds its result). Returns
+// the faster time: the baseline of every ratio.
+inline double cusparse_spmv_best(int n, long long nnz, int* d_rp, int* d_ci, float* d_val,
+                                 float* d_x, float* d_y,
+                                 const std::function<void(const char*, double)>& report) {
+  cusparseHandle_t h;
+  CS(cusparseCreate(&h));
+  cusparseSpMatDescr_t A;
+  cusparseDnVecDescr_t X, Y;
+  CS(cusparseCreateCsr(&A, n, n, nnz, d_rp, d_ci, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CS(cusparseCreateDnVec(&X, n, d_x, CUDA_R_32F));
+  CS(cusparseCreateDnVec(&Y, n, d_y, CUDA_R_32F));
+  double best = 1e30;
+  for (auto alg : {CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_CSR_ALG2}) {
+    float one = 1.f, zero = 0.f;
+    size_t bs = 0;
+    CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
+                               CUDA_R_32F, alg, &bs));
+    void* buf;
+    CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
+    const double t = time_ms([&] {
+      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg, buf);
+    });
+    CK(cudaDeviceSynchronize());
+    report(alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t);
+    best = std::min(best, t);
+    CK(cudaFree(buf));
+  }
+  CS(cusparseDestroySpMat(A));
+  CS(cusparseDestroyDnVec(X));
+  CS(cusparseDestroyDnVec(Y));
+  CS(cusparseDestroy(h));
+  return best;
 }
 
 }  // namespace harness

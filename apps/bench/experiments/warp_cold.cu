@@ -66,15 +66,8 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
   std::vector<float> val(nnz);
   for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
-  std::vector<int> deg(n, 0);
-  for (int c : ci) deg[c]++;
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return deg[a] > deg[b]; });
-  std::vector<int> inv(n);
-  for (int p = 0; p < n; ++p) inv[order[p]] = p;
-  std::vector<int> cr(nnz);
-  for (long long k = 0; k < nnz; ++k) cr[k] = inv[ci[k]];
+  const harness::Relabel rl = harness::relabel_by_in_degree(n, ci);
+  const std::vector<int>&order = rl.order, &cr = rl.cr;
   std::vector<float> x(n), xr(n);
   for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
   for (int p = 0; p < n; ++p) xr[p] = x[order[p]];
@@ -112,30 +105,9 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     return w;
   };
 
-  cusparseHandle_t h;
-  CS(cusparseCreate(&h));
-  cusparseSpMatDescr_t A;
-  cusparseDnVecDescr_t X, Y;
-  CS(cusparseCreateCsr(&A, n, n, nnz, d_rp, d_ci, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CS(cusparseCreateDnVec(&X, n, d_x, CUDA_R_32F));
-  CS(cusparseCreateDnVec(&Y, n, d_y, CUDA_R_32F));
-  double best = 1e30;
-  for (auto alg : {CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMV_CSR_ALG2}) {
-    float one = 1.f, zero = 0.f;
-    size_t bs = 0;
-    CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y,
-                               CUDA_R_32F, alg, &bs));
-    void* buf;
-    CK(cudaMalloc(&buf, std::max<size_t>(bs, 1)));
-    const double t = time_ms([&] {
-      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, alg, buf);
-    });
-    printf("%-40s %8.4f ms  err %.1e\n",
-           alg == CUSPARSE_SPMV_ALG_DEFAULT ? "cusparse default" : "cusparse alg2", t, worst());
-    best = std::min(best, t);
-    CK(cudaFree(buf));
-  }
+  const double best = harness::cusparse_spmv_best(
+      n, nnz, d_rp, d_ci, d_val, d_x, d_y,
+      [&](const char* name, double t) { printf("%-40s %8.4f ms  err %.1e\n", name, t, worst()); });
 
   MxvArgs<float, int, VV> a;
   a.A.rows = n;
@@ -197,10 +169,6 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     variant(std::integral_constant<int, 1>{}, H);
     variant(std::integral_constant<int, 2>{}, H);
   }
-  cusparseDestroySpMat(A);
-  cusparseDestroyDnVec(X);
-  cusparseDestroyDnVec(Y);
-  cusparseDestroy(h);
   for (void* p : {(void*)d_rp, (void*)d_ci, (void*)d_cr, (void*)d_val, (void*)d_x, (void*)d_xr,
                   (void*)d_y, (void*)d_desc, (void*)d_longs, d_ws})
     CK(cudaFree(p));
