@@ -496,6 +496,75 @@ TEST(MxvCuda, RowBlockStreamingFormMatchesCpuOnAMatrixLargerThanL2) {
 // more tasks than warps each warp walks many tasks, and the next task's loads are in flight while
 // it reduces the current one. Power-law rows (long rows cut into many pieces) and a hot set
 // smaller than the used columns, over float / int32 (the prefetching build) and double / int64.
+// A graph whose rows have the given lengths (cycled over `rows` rows), columns drawn at random
+// (distinct, sorted) from [0, cols), values in [0.5, 1.5).
+template <class I, class V>
+Graph<I, V> graph_of_lengths(const std::vector<int>& lens, std::int64_t rows, std::int64_t cols,
+                             std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<I> rp(1, 0), ci;
+  std::vector<V> val;
+  std::vector<I> row;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const int len = lens[static_cast<std::size_t>(r) % lens.size()];
+    row.clear();
+    while (static_cast<int>(row.size()) < len) {
+      row.push_back(static_cast<I>(rng() % static_cast<std::uint64_t>(cols)));
+      if (static_cast<int>(row.size()) == len) {
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end()), row.end());
+      }
+    }
+    for (I c : row) {
+      ci.push_back(c);
+      if constexpr (!is_pattern_v<V>) val.push_back(static_cast<V>(0.5 + (rng() % 1024) / 1024.0));
+    }
+    rp.push_back(static_cast<I>(ci.size()));
+  }
+  if constexpr (is_pattern_v<V>) {
+    return Graph<I, V>(rows, cols, std::move(rp), std::move(ci));
+  } else {
+    return Graph<I, V>(rows, cols, std::move(rp), std::move(ci), std::move(val));
+  }
+}
+
+// The simple path's warp form reduces runs of whole rows (up to 256 entries whatever the rows'
+// lengths) by a segmented scan over a per-warp mask of row ends (row_block_warp.cuh's runs
+// kernel). Rows at every limit it has: empty rows (leading, trailing, stretches longer than a
+// warp and than a run's 256 entries), runs of more than 32 and more than 64 rows (their offsets
+// past the registers are loaded), rows of 1, 8 (a lane's share), 255, 256 (a run of its own) and
+// 257 / 600 entries (pieces), and rows ending on every lane boundary.
+TEST(MxvCuda, RowBlockWarpRunsMatchCpuOnRowsAroundTheirLimits) {
+  SPINDLE_REQUIRE_CUDA();
+  std::vector<int> lens = {0, 0, 0, 1, 8, 255, 256, 257, 7, 9, 600, 64, 65, 3};
+  for (int i = 0; i < 100; ++i) lens.push_back(i % 3 == 0 ? 0 : 1);  // a run of ~ 150 rows
+  for (int i = 0; i < 300; ++i) lens.push_back(0);                   // more than 256 empty rows
+  for (int i = 0; i < 40; ++i) lens.push_back(i % 9);                // ends on lane boundaries
+  lens.push_back(200);
+  lens.push_back(56);
+  const std::int64_t rows = 20011;  // the pattern cycles ~ 40 times and ends part-way through
+  const auto A = graph_of_lengths<std::int32_t, float>(lens, rows, 60013, 41);
+  const auto P = graph_of_lengths<std::int32_t, Pattern>(lens, rows, 60013, 42);
+  const auto D = graph_of_lengths<std::int64_t, double>(lens, rows, 20011, 43);
+  const auto u = random_vector<float>(60013, 0.0, 44);
+  const auto ud = random_vector<double>(20011, 0.0, 45);
+  for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256), kc(MxvKernel::RowBlock, 256, 0, 1)}) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::max_times<float>>(P, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_pair<float>>(P, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(D, k, ud, Vector<double>(rows, 0.0))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<double>>(D, k, ud, Vector<double>(rows, 0.0))))
+        << k.name;
+  }
+}
+
 TEST(MxvCuda, RowBlockWarpFormMatchesCpuWithManyTasksPerWarp) {
   SPINDLE_REQUIRE_CUDA();
   const std::int64_t warps = std::int64_t{device_caps().sm_count} * 32;

@@ -205,12 +205,93 @@ TEST(RowBlockPartition, WarpFormTasksFitOneWarpAndTakeTheCheapestLaneCount) {
   EXPECT_EQ(row_block_warp_lanes_log2(2, 64), 4);
 }
 
+// The simple path's runs (build_row_block_warp_runs): every row in exactly one run or one long-row
+// entry, runs of whole rows of at most 256 entries that stop only where the next row would not
+// fit (so runs are as full as whole rows allow), rows over 256 entries in pieces of 256 with
+// their partial slots in order.
+void check_warp_runs(const std::vector<std::int32_t>& rp) {
+  const std::int64_t n = static_cast<std::int64_t>(rp.size()) - 1;
+  constexpr std::int64_t nb = kRowBlockWarpEntries;
+  const RowBlocks rb = build_row_block_warp_runs(rp.data(), n);
+  std::vector<int> written(static_cast<std::size_t>(n), 0);
+  std::vector<int> covered(static_cast<std::size_t>(rp[n]), 0);
+  std::int64_t next_slot = 0;
+  for (std::size_t i = 0; i < rb.desc.size(); ++i) {
+    const RowBlockDesc& d = rb.desc[i];
+    ASSERT_GE(d.nk, 0);
+    ASSERT_LE(d.nk, nb);
+    for (std::int64_t k = d.k0; k < d.k0 + d.nk; ++k) ++covered[static_cast<std::size_t>(k)];
+    if (d.kind == kRowBlockRows) {
+      ASSERT_GE(d.rows, 1);
+      ASSERT_LE(d.rows, kRowBlockWarpRunRows);
+      ASSERT_EQ(d.k0, rp[d.r0]);
+      ASSERT_EQ(d.k0 + d.nk, rp[d.r0 + d.rows]);
+      for (std::int64_t r = d.r0; r < d.r0 + d.rows; ++r) ++written[static_cast<std::size_t>(r)];
+      const std::int64_t end = d.r0 + d.rows;
+      if (end < n && d.rows < kRowBlockWarpRunRows) {
+        ASSERT_GT(rp[end + 1] - rp[d.r0], nb) << "the run at row " << d.r0 << " stops early";
+      }
+    } else {
+      ASSERT_EQ(d.kind, kRowBlockPiece);
+      ASSERT_GT(rp[d.r0 + 1] - rp[d.r0], nb);
+      ASSERT_EQ(d.slot, next_slot);
+      ++next_slot;
+    }
+  }
+  ASSERT_EQ(next_slot, rb.pieces);
+  std::int64_t slots = 0;
+  for (const RowBlockLong& l : rb.longs) {
+    ASSERT_EQ(l.first, slots);
+    ASSERT_EQ(l.count, (rp[l.row + 1] - rp[l.row] + nb - 1) / nb);
+    slots += l.count;
+    ++written[static_cast<std::size_t>(l.row)];
+  }
+  for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(written[r], 1) << "row " << r;
+  for (std::int64_t k = 0; k < rp[n]; ++k) ASSERT_EQ(covered[k], 1) << "entry " << k;
+}
+
+TEST(RowBlockPartition, WarpRunsHoldWholeRowsUpTo256EntriesWhateverTheirLengths) {
+  std::mt19937_64 rng(12);
+  for (int trial = 0; trial < 20; ++trial) {
+    check_warp_runs(offsets<std::int32_t>(random_skewed_lengths(rng, 300)));
+  }
+  // Lengths around the limits: 255, 256 (a run of one), 257 (two pieces), then short rows that
+  // share runs with rows of 100-200 entries (build_row_block_warps gives those tasks of their own).
+  const auto rp =
+      offsets<std::int32_t>({0, 255, 1, 256, 257, 0, 0, 3, 150, 100, 2, 200, 56, 512, 0});
+  check_warp_runs(rp);
+  const RowBlocks rb = build_row_block_warp_runs(rp.data(), 15);
+  ASSERT_EQ(rb.longs.size(), 2U);
+  EXPECT_EQ(rb.longs[0].row, 4);
+  EXPECT_EQ(rb.longs[0].count, 2);
+  EXPECT_EQ(rb.longs[1].row, 13);
+  EXPECT_EQ(rb.longs[1].count, 2);
+  // Rows 0-2 (256 entries), row 3 (256), pieces of row 4 (256 + 1), rows 5-10 (255: row 11 would
+  // make 455), rows 11-12 (256), pieces of row 13, row 14 (empty, alone at the end).
+  std::vector<std::pair<std::int64_t, std::int32_t>> runs;
+  for (const RowBlockDesc& d : rb.desc) {
+    if (d.kind == kRowBlockRows) runs.emplace_back(d.r0, d.rows);
+  }
+  const std::vector<std::pair<std::int64_t, std::int32_t>> want = {
+      {0, 3}, {3, 1}, {5, 6}, {11, 2}, {14, 1}};
+  EXPECT_EQ(runs, want);
+  // A long stretch of empty rows is cut at kRowBlockWarpRunRows rows per run.
+  std::vector<std::int64_t> empties(static_cast<std::size_t>(kRowBlockWarpRunRows + 5), 0);
+  empties[3] = 7;
+  check_warp_runs(offsets<std::int32_t>(empties));
+  EXPECT_EQ(build_row_block_warp_runs(offsets<std::int32_t>(empties).data(),
+                                      static_cast<std::int64_t>(empties.size()))
+                .desc.size(),
+            2U);
+}
+
 TEST(RowBlockPartition, EmptyGraphHasNoBlocks) {
   const std::vector<std::int32_t> rp = {0};
   const RowBlocks rb = build_row_blocks(rp.data(), 0, 256);
   EXPECT_TRUE(rb.desc.empty());
   EXPECT_TRUE(rb.longs.empty());
   EXPECT_EQ(rb.pieces, 0);
+  EXPECT_TRUE(build_row_block_warp_runs(rp.data(), 0).desc.empty());
 }
 
 }  // namespace

@@ -95,6 +95,32 @@ void launch_row_presence(const I* row_ptr, std::int64_t rows, std::uint8_t* pres
 /// Logs (SPINDLE_LOG=plan) that `plan` could not run as planned and what runs instead.
 void log_mxv_fallback(const Plan& plan, MxvKernel instead, const std::string& why);
 
+/// Whether the warp form runs as the runs kernel (plain calls with 4-byte values and indices) or
+/// as mxv_row_block_warp_kernel (row_block_warp.cuh).
+template <class T, class I, bool kGeneral>
+inline constexpr bool kWarpFormRuns = !kGeneral && kRowBlockWarpRuns<T, I>;
+
+/// Bytes of shared memory per block the warp form's staging takes on this path.
+template <class T, class I, bool kGeneral>
+constexpr std::int64_t row_block_warp_staging() {
+  if constexpr (kWarpFormRuns<T, I, kGeneral>) {
+    return row_block_warp_runs_smem<T>(0);
+  } else {
+    return row_block_warp_smem<T, kGeneral>(0);
+  }
+}
+
+/// Whether a row_block plan runs as the warp form (row_block_warp.cuh): 256 entries per task or
+/// fewer, and a device whose shared memory holds the form's staging. The launch and the sizing of
+/// u's hot set both ask here, so they cannot disagree.
+template <class T, class I, bool kGeneral>
+bool runs_row_block_warp_form(const Plan& plan, const DeviceCaps& caps) {
+  const std::int64_t entries =
+      plan.params.items_per_worker > 0 ? plan.params.items_per_worker : kDefaultRowBlockEntries;
+  return entries <= kRowBlockWarpEntries &&
+         row_block_warp_staging<T, I, kGeneral>() <= caps.smem_per_block_optin;
+}
+
 /// Launches the kernel the plan names over device graph `d` (rows of M give the outputs).
 template <class S, bool kGeneral, class T, class I, class VV, class G>
 void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const MxvArgs<T, I, VV>& a,
@@ -121,23 +147,45 @@ void launch_mxv_kernel(const Plan& plan, MxvKernel kernel, const G& M, const Mxv
       const std::int64_t entries =
           p.items_per_worker > 0 ? p.items_per_worker : kDefaultRowBlockEntries;
       const DeviceCaps& caps = device_caps();
-      const std::int64_t warp_staging = row_block_warp_smem<T, kGeneral>(0);
-      if (entries <= kRowBlockWarpEntries && warp_staging > caps.smem_per_block_optin) {
+      if (runs_row_block_warp_form<T, I, kGeneral>(plan, caps)) {
+        // The warp form (row_block_warp.cuh), one task per warp: plain calls with 4-byte types
+        // take runs of whole rows up to 256 entries reduced by a segmented scan, the others
+        // row_block's runs (rows over 64 entries alone) reduced by lane groups.
+        constexpr bool kRuns = kWarpFormRuns<T, I, kGeneral>;
+        const RowBlockPartition part =
+            kRuns ? row_block_warp_run_partition(M) : row_block_warp_partition(M);
+        void* ws = part.pieces > 0
+                       ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
+                       : nullptr;
+        const std::int64_t hs = hot == kAllHot ? 0 : hot;
+        if constexpr (kRuns) {
+          // Its presence bytes (row has entries) copied from the graph's cached ones instead of
+          // scattered beside y (warp_rows.cu, R-MAT 22: 0.022 ms in the kernel; a pass over the
+          // row offsets each call: 0.013 ms).
+          MxvArgs<T, I, VV> ar = a;
+          if (a.out.present != nullptr) {
+            SPINDLE_CUDA_CHECK(cudaMemcpyAsync(a.out.present, row_presence_bytes(M),
+                                               static_cast<std::size_t>(a.A.rows),
+                                               cudaMemcpyDeviceToDevice, stream));
+            ar.out.present = nullptr;
+          }
+          launch_row_block_warp_runs<S>(ar, part.blocks, part.desc, part.n_long, part.longs,
+                                        part.pieces, ws, hs, caps.sm_count,
+                                        caps.smem_per_block_optin, stream);
+        } else {
+          launch_row_block_warp<S, kGeneral>(a, part.blocks, part.desc, part.n_long, part.longs,
+                                             part.pieces, ws, hs, caps.sm_count,
+                                             caps.smem_per_block_optin, stream);
+        }
+        break;
+      }
+      if (entries <= kRowBlockWarpEntries) {
+        const std::int64_t warp_staging = row_block_warp_staging<T, I, kGeneral>();
         log_mxv_fallback(plan, MxvKernel::RowBlock,
                          "row_block/256 (the warp form) stages " + std::to_string(warp_staging) +
                              " bytes of shared memory per block, this device allows " +
                              std::to_string(caps.smem_per_block_optin) +
                              ": row_block/512 (the block form) runs instead");
-      } else if (entries <= kRowBlockWarpEntries) {
-        // The warp form (row_block_warp.cuh): runs of up to 256 entries, one per warp task.
-        const RowBlockPartition part = row_block_warp_partition(M);
-        void* ws = part.pieces > 0
-                       ? ctx.scratch(static_cast<std::size_t>(part.pieces) * (sizeof(T) + 1))
-                       : nullptr;
-        launch_row_block_warp<S, kGeneral>(a, part.blocks, part.desc, part.n_long, part.longs,
-                                           part.pieces, ws, hot == kAllHot ? 0 : hot, caps.sm_count,
-                                           caps.smem_per_block_optin, stream);
-        break;
       }
       const int bt = entries <= 512 ? 128 : 256;
       // Small (launch-bound) graphs: long rows up to 8 NB in one block, usually one launch.
@@ -271,9 +319,8 @@ void launch_planned_mxv(const Plan& chosen, const Graph<I, V>& M, MxvArgs<T, I, 
     if (gather_presence) a.u_present = relabelled_present;
     // The warp form copies its hot columns into shared memory and takes more of them
     // (row_block_warp_hot_entries); the other kernels read theirs through L1.
-    const std::int64_t entries = chosen.params.items_per_worker > 0 ? chosen.params.items_per_worker
-                                                                    : kDefaultRowBlockEntries;
-    const bool warp_form = kernel == MxvKernel::RowBlock && entries <= kRowBlockWarpEntries;
+    const bool warp_form = kernel == MxvKernel::RowBlock &&
+                           runs_row_block_warp_form<T, I, kGeneral>(chosen, device_caps());
     hot = std::min(warp_form ? row_block_warp_hot_entries<T>()
                              : kHotBytes / static_cast<std::int64_t>(sizeof(T)),
                    rl.used);

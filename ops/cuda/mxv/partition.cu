@@ -141,6 +141,15 @@ RowBlockPartition row_block_warp_partition(const Graph<I, V>& A) {
   return row_blocks_of(slot, kRowBlockWarpWarps * 32);
 }
 
+template <class I, class V>
+RowBlockPartition row_block_warp_run_partition(const Graph<I, V>& A) {
+  const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.row_block_warp_runs", [&] {
+    return upload_row_blocks(build_row_block_warp_runs(A.row_ptr().data(), A.rows()),
+                             "row_block (warp form, runs) partition");
+  });
+  return row_blocks_of(slot, kRowBlockWarpWarps * 32);
+}
+
 namespace {
 
 /// inv[perm[p]] = p; used = 1 + the last position whose (sorted, decreasing) degree is > 0.
@@ -213,13 +222,37 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
   return {slot.a.get(), slot.b.get(), slot.used};
 }
 
+template <class I>
+void launch_row_presence(const I* row_ptr, std::int64_t rows, std::uint8_t* present,
+                         cudaStream_t stream);  // mxv_common.cu
+
+template <class I, class V>
+const std::uint8_t* row_presence_bytes(const Graph<I, V>& A) {
+  const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.row_presence", [&] {
+    const std::int64_t rows = A.rows();
+    auto s = std::make_unique<PartitionSlot>();
+    s->a =
+        DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1)), "mxv row presence");
+    if (rows > 0) {
+      Context& ctx = context();
+      launch_row_presence(device_pattern(A).row_ptr, rows, s->a.as<std::uint8_t>(), ctx.stream);
+      ctx.synchronize();
+    }
+    s->count = rows;
+    return s;
+  });
+  return static_cast<const std::uint8_t*>(slot.a.get());
+}
+
 #define SPINDLE_PARTITION_(I, V)                                                              \
   template NnzSplitPartition nnz_split_partition<I, V>(const Graph<I, V>&, std::int64_t);     \
   template MergePathPartition merge_path_partition<I, V>(const Graph<I, V>&, int);            \
   template ColumnRelabel column_relabel<I, V>(const Graph<I, V>&);                            \
   template RowBlockPartition row_block_partition<I, V>(const Graph<I, V>&, int, std::int64_t, \
                                                        std::int64_t);                         \
-  template RowBlockPartition row_block_warp_partition<I, V>(const Graph<I, V>&);
+  template RowBlockPartition row_block_warp_partition<I, V>(const Graph<I, V>&);              \
+  template RowBlockPartition row_block_warp_run_partition<I, V>(const Graph<I, V>&);          \
+  template const std::uint8_t* row_presence_bytes<I, V>(const Graph<I, V>&);
 
 SPINDLE_PARTITION_(std::int32_t, float)
 SPINDLE_PARTITION_(std::int32_t, double)

@@ -207,4 +207,10 @@ struct ColumnRelabel {
 template <class I, class V>
 ColumnRelabel column_relabel(const Graph<I, V>& A);
 
+/// One byte per row of A, 1 where the row has entries: the presence of every simple-path mxv
+/// result over A (u full: a row has a term exactly when it has entries). Built on the device once
+/// and cached on the graph; kernels that do not write presence beside their results copy it.
+template <class I, class V>
+const std::uint8_t* row_presence_bytes(const Graph<I, V>& A);
+
 }  // namespace spindle::detail::cuda
