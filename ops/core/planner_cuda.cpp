@@ -97,8 +97,23 @@ constexpr std::int64_t kRowBlockLarge = 1024;
 //   22          | 0.4035          | 0.4429        | 0.4201         | 0.4720
 //   23          | 0.8904          | 0.9305        | 0.8939         | 1.0092
 // so from 2e7 entries on (scale 21 up); below, the block forms are as fast or 1-2% faster.
+// (That table is the lane-group form. The general path still runs it, and is relabelled from
+// kRowBlockWarpMinNnz on.)
 constexpr std::int64_t kRowBlockWarp = 256;
 constexpr std::int64_t kRowBlockWarpMinNnz = 20000000;
+// Plain calls run the runs kernel (whole-row runs reduced by a segmented scan), which took the
+// warp form's lead down to R-MAT scale 19. `spindle bench mxv`, H200, session 35 (fp32, ms,
+// relabelled, the gather of u included):
+//   graph (entries, avg row)  | warp form (256) | row_block/512 | row_block/1024 | best cuSPARSE
+//   R-MAT 18 (3.9M, 15)       | 0.0377          | 0.0312        | 0.0340         | 0.0335
+//   R-MAT 19 (8.0M, 15)       | 0.0521          | 0.0599        | 0.0583         | 0.0608
+//   R-MAT 20 (16M, 15)        | 0.0877          | 0.1009        | 0.1000         | 0.1181
+//   R-MAT 22, edge factor 2   | 0.0974          | 0.0905        | 0.1028         | 0.0802
+//     (8.3M, 2)
+// so plain calls take it from 6e6 entries when rows average 8 entries or more, and from 2e7 on
+// whatever the average.
+constexpr std::int64_t kRowBlockWarpPlainMinNnz = 6000000;
+constexpr double kRowBlockWarpPlainMinAvgRow = 8.0;
 // merge_path when rows outnumber entries: nnz_split walks a chunk's rows 32 per window step, so
 // chunks covering long runs of empty rows slow down, while merge path gives every thread the same
 // rows + entries. Not reached by the benchmark's graphs: on R-MAT scale 22 with edge factor 2
@@ -240,14 +255,18 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.params.tile = kRelabelColumns;
     // Measured with float values and int32 indices only (with 8-byte ones the kernel gives up
     // its next-task prefetch to fit 64 registers, and the hot set halves for double).
-    if (plain && stats.nnz >= kRowBlockWarpMinNnz && info.value == ValueKind::Float &&
-        info.index == IndexKind::Int32) {
+    const bool warp_size =
+        stats.nnz >= kRowBlockWarpMinNnz ||
+        (stats.nnz >= kRowBlockWarpPlainMinNnz && stats.avg_row >= kRowBlockWarpPlainMinAvgRow);
+    if (plain && warp_size && info.value == ValueKind::Float && info.index == IndexKind::Int32) {
       p.params.items_per_worker = kRowBlockWarp;
       p.params.block_threads = 1024;
       p.reason = "skewed rows, " + std::to_string(stats.nnz) +
                  " entries: row_block's warp form (runs of whole rows with up to " +
                  std::to_string(kRowBlockWarp) +
-                 " entries, one per warp task on a persistent grid, long rows split); " + shape +
+                 " entries whatever their lengths, one per warp task on a persistent grid, "
+                 "reduced by a segmented scan; longer rows split); " +
+                 shape +
                  "; columns relabelled by in-degree (the hottest 160 KB of u in shared memory)";
     } else {
       p.reason +=

@@ -48,11 +48,21 @@ TEST(PlannerCuda, SendsSkewedRmatRowsToRowBlockSizedByTheEntryCount) {
   wide.value = ValueKind::Float;
   wide.index = IndexKind::Int64;
   EXPECT_EQ(plan(kRmat22, wide).params.items_per_worker, 1024) << plan(kRmat22, wide).describe();
-  // R-MAT scale 20 (16M entries): the block form, relabelled.
+  // R-MAT scale 19-20 (8-16M entries, 15 per row): the warp form too since its runs kernel.
   const Plan r20 = plan(stats(1048576, 16085559, 140.0, 40000, 450000));
   EXPECT_EQ(r20.mxv, MxvKernel::RowBlock) << r20.describe();
-  EXPECT_EQ(r20.params.items_per_worker, 1024) << r20.describe();
+  EXPECT_EQ(r20.params.items_per_worker, 256) << r20.describe();
   EXPECT_EQ(r20.params.tile, 1) << r20.describe();
+  EXPECT_EQ(plan(stats(524288, 7967491, 120.0, 20000, 200000)).params.items_per_worker, 256);
+  // R-MAT 22 with edge factor 2 (8.3M entries, 2 per row): the block form.
+  const Plan ef2 = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));
+  EXPECT_EQ(ef2.mxv, MxvKernel::RowBlock) << ef2.describe();
+  EXPECT_NE(ef2.params.items_per_worker, 256) << ef2.describe();
+  // The general path on R-MAT 20 keeps the block form.
+  detail::MxvInfo acc20;
+  acc20.accum = true;
+  EXPECT_EQ(plan(stats(1048576, 16085559, 140.0, 40000, 450000), acc20).params.items_per_worker,
+            1024);
   // Masked: the block form with 1024 entries per block (the warp form is for plain calls), over
   // relabelled columns.
   detail::MxvInfo masked;
