@@ -2,7 +2,8 @@
 // Scaffolding shared by the exploration harnesses in this folder (not built by CMake): status
 // checks that exit with the call site, uploads, and the two timers (events on the legacy stream;
 // wall clock around batches, for code that runs on Spindle's own stream), and cuSPARSE's SpMV
-// baseline. Used by floor.cu and warp_cold.cu; the older harnesses keep their own copies.
+// baseline, and the two R-MAT cases of the warp-form experiments. Used by floor.cu, warp_cold.cu
+// and warp_rows.cu; the older harnesses keep their own copies.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,7 +15,12 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <string>
+#include <type_traits>
 #include <vector>
+
+#include "spindle/coo_builder.hpp"
+#include "spindle/loaders/generate.hpp"
 
 #define CK(x)                                                                            \
   do {                                                                                   \
@@ -144,6 +150,33 @@ inline double cusparse_spmv_best(int n, long long nnz, int* d_rp, int* d_ci, flo
   CS(cusparseDestroyDnVec(Y));
   CS(cusparseDestroy(h));
   return best;
+}
+
+// Prints the device, then runs run(kind, name, graph, sms, smem_per_block_optin) on the two
+// R-MAT cases of the warp-form experiments: the mxv benchmark's graph (seed 42, duplicates
+// collapsed) with fp32 values (kind: std::true_type), and PageRank's product A^T (seed 1,
+// pattern-only; kind: std::false_type).
+template <class F>
+void run_rmat_cases(int scale, F&& run) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("# %s, %d SMs, L2 %d MB, opt-in shared memory per block %zu B\n", prop.name,
+         prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.sharedMemPerBlockOptin);
+  const int sms = prop.multiProcessorCount;
+  const std::int64_t optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  const std::string s = std::to_string(scale);
+  {
+    spindle::BuildOptions o;
+    o.duplicates = spindle::DuplicatePolicy::Collapse;
+    auto G = spindle::build_graph<std::int32_t, spindle::Pattern>(
+        spindle::generate_rmat<std::int32_t>(scale, 16, 42), o);
+    run(std::true_type{}, "R-MAT " + s + " (seed 42), fp32 values", G, sms, optin);
+  }
+  {
+    auto G = spindle::build_graph<std::int32_t, spindle::Pattern>(
+        spindle::generate_rmat<std::int32_t>(scale, 16, 1));
+    run(std::false_type{}, "R-MAT " + s + " (seed 1), A^T pattern", G.transpose(), sms, optin);
+  }
 }
 
 }  // namespace harness

@@ -1213,21 +1213,10 @@ int main(int argc, char** argv) {
       scale = atoi(argv[i]);
     }
   }
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  printf("# %s, %d SMs, L2 %d MB, opt-in shared memory per block %zu B\n", prop.name,
-         prop.multiProcessorCount, prop.l2CacheSize >> 20, prop.sharedMemPerBlockOptin);
-  BuildOptions o;
-  o.duplicates = DuplicatePolicy::Collapse;
-  {
-    auto G = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 42), o);
-    run_case<float>("R-MAT " + std::to_string(scale) + " (seed 42), fp32 values", G,
-                    prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
-  }
-  {
-    auto G = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 1));
-    run_case<Pattern>("R-MAT " + std::to_string(scale) + " (seed 1), A^T pattern", G.transpose(),
-                      prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
-  }
+  harness::run_rmat_cases(
+      scale, [](auto values, const std::string& name, const auto& G, int sms, std::int64_t optin) {
+        using VV = std::conditional_t<decltype(values)::value, float, Pattern>;
+        run_case<VV>(name, G, sms, optin);
+      });
   return 0;
 }
