@@ -2,7 +2,8 @@
 // Scaffolding shared by the exploration harnesses in this folder (not built by CMake): status
 // checks that exit with the call site, uploads, and the two timers (events on the legacy stream;
 // wall clock around batches, for code that runs on Spindle's own stream), and cuSPARSE's SpMV
-// baseline, and the two R-MAT cases of the warp-form experiments. Used by floor.cu, warp_cold.cu
+// baseline, output poisoning and the error check against a host product, and the two R-MAT cases
+// of the warp-form experiments. Used by floor.cu, warp_cold.cu
 // and warp_rows.cu; the older harnesses keep their own copies.
 #pragma once
 
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -150,6 +152,35 @@ inline double cusparse_spmv_best(int n, long long nnz, int* d_rp, int* d_ci, flo
   CS(cusparseDestroyDnVec(Y));
   CS(cusparseDestroy(h));
   return best;
+}
+
+__global__ void poison_kernel(float* p, long long n) {
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
+    p[i] = __int_as_float(0x7fffffff);
+}
+
+// NaN in every entry of d[0, n): a kernel that leaves an entry unwritten shows as a wrong value.
+inline void poison(float* d, long long n) { poison_kernel<<<256, 256>>>(d, n); }
+
+// Largest relative error of the device vector d_y against ref (a NaN counts as 1e30). With row
+// offsets, the first four rows off by more than 1e-4 are printed with their entry ranges.
+inline double worst_relative_error(const float* d_y, const std::vector<double>& ref,
+                                   const std::vector<int>* rp = nullptr) {
+  const std::size_t n = ref.size();
+  std::vector<float> y(n);
+  CK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
+  double w = 0;
+  int shown = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double e = std::fabs(y[i] - ref[i]) / std::max(1e-6, std::fabs(ref[i]));
+    if (rp != nullptr && !(e <= 1e-4) && shown < 4) {
+      printf("   bad row %zu: %g, expected %g (entries %d..%d)\n", i, y[i], ref[i], (*rp)[i],
+             (*rp)[i + 1]);
+      ++shown;
+    }
+    if (!(e <= w)) w = std::isnan(e) ? 1e30 : std::max(w, e);
+  }
+  return w;
 }
 
 // Prints the device, then runs run(kind, name, graph, sms, smem_per_block_optin) on the two

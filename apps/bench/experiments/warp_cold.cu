@@ -50,11 +50,6 @@ using harness::wall_ms;
 
 std::vector<std::int64_t> g_hot = {32768, 40960, 49152};  // --hot a,b,...
 
-__global__ void poison(float* p, long long n) {
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
-    p[i] = __int_as_float(0x7fffffff);
-}
-
 template <class VV>
 void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, int sms,
               std::int64_t optin) {
@@ -94,16 +89,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   RowBlockLong* d_longs = upload(rb.longs);
   void* d_ws;
   CK(cudaMalloc(&d_ws, (rb.pieces + 1) * (sizeof(float) + 1) + 64));
-  auto worst = [&] {
-    std::vector<float> y(n);
-    CK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
-    double w = 0;
-    for (int i = 0; i < n; ++i) {
-      const double e = std::fabs(y[i] - ref[i]) / std::max(1e-6, std::fabs(ref[i]));
-      if (!(e <= w)) w = std::isnan(e) ? 1e30 : std::max(w, e);
-    }
-    return w;
-  };
+  auto worst = [&] { return harness::worst_relative_error(d_y, ref); };
 
   const double best = harness::cusparse_spmv_best(
       n, nnz, d_rp, d_ci, d_val, d_x, d_y,
@@ -126,7 +112,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
           a, tasks, d_desc, static_cast<std::int64_t>(rb.longs.size()), d_longs, rb.pieces, d_ws, H,
           sms, optin, 0);
     };
-    poison<<<256, 256>>>(d_y, n);
+    harness::poison(d_y, n);
     call();
     CK(cudaDeviceSynchronize());
     const double err = worst();

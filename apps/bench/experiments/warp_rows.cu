@@ -64,11 +64,6 @@ using harness::upload;
 constexpr std::int64_t kHot = 40960;
 constexpr int kHeadWords = kRowBlockWarpEntries / 32;  // 8 words of head bits per warp
 
-__global__ void poison(float* p, long long n) {
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
-    p[i] = __int_as_float(0x7fffffff);
-}
-
 // Task loads with the run's row offsets: o0 = row_ptr[r0 + lane], o1 = row_ptr[r0 + 32 + lane]
 // (where those rows exist, runs of rows only).
 template <class VV, bool kOffsets>
@@ -955,22 +950,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   RowBlockLong* d_longs = upload(rb.longs);
   void* d_ws;
   CK(cudaMalloc(&d_ws, (rb.pieces + 1) * (sizeof(float) + 1) + 64));
-  auto worst = [&] {
-    std::vector<float> y(n);
-    CK(cudaMemcpy(y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
-    double w = 0;
-    int shown = 0;
-    for (int i = 0; i < n; ++i) {
-      const double e = std::fabs(y[i] - ref[i]) / std::max(1e-6, std::fabs(ref[i]));
-      if (!(e <= 1e-4) && shown < 4) {
-        printf("   bad row %d: %g, expected %g (entries %d..%d)\n", i, y[i], ref[i], rp[i],
-               rp[i + 1]);
-        ++shown;
-      }
-      if (!(e <= w)) w = std::isnan(e) ? 1e30 : std::max(w, e);
-    }
-    return w;
-  };
+  auto worst = [&] { return harness::worst_relative_error(d_y, ref, &rp); };
   const double best = harness::cusparse_spmv_best(
       n, nnz, d_rp, d_ci, d_val, d_x, d_y,
       [&](const char* nm, double t) { printf("%-44s %8.4f ms  err %.1e\n", nm, t, worst()); });
@@ -987,7 +967,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   a.identity = 0.f;
   const std::int64_t hot = std::min<std::int64_t>(kHot, n);
   auto report = [&](const char* label, auto&& call, bool check) {
-    poison<<<256, 256>>>(d_y, n);
+    harness::poison(d_y, n);
     call();
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
