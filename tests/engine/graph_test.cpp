@@ -143,22 +143,24 @@ TEST(Graph, TransposeAndStatsMatchNaiveOnRandomGraph) {
   for (int j = 0; j < m; ++j) EXPECT_EQ(g.in_degrees()[j], t.row_length(j));
 }
 
-// The transpose splits its work over threads from 65536 entries per thread on: a graph with
-// skewed and empty columns, large enough for several blocks, built fresh for each thread count
-// (the transpose is cached on the graph), against a naive transpose: (column, row, value)
-// triples sorted. Every transposed row must hold its entries in increasing row order.
+// The transpose splits its work over threads from 65536 entries per thread on, and sorts in
+// buckets of 2^14 columns: a graph with skewed and empty columns, large enough for several
+// threads and seven buckets (the last one partial), built fresh for each thread count (the
+// transpose is cached on the graph), with values and pattern-only, against a naive transpose:
+// (column, row, value) triples sorted. Every transposed row must hold its entries in increasing
+// row order.
 template <class I>
 void check_transpose_across_threads() {
   std::mt19937_64 rng(11);
-  const std::int64_t n = 40009, m = 30011;
+  const std::int64_t n = 40009, m = 100003;
   Coo<I> coo;
   coo.rows = static_cast<I>(n);
   coo.cols = static_cast<I>(m);
   for (std::int64_t k = 0; k < 700000; ++k) {
     const std::int64_t i = static_cast<std::int64_t>(rng() % n);
-    // Skewed columns (a few hot ones), and the columns divisible by 5 left empty (but column 0,
-    // which m - 1 wraps to).
-    std::int64_t j = (rng() % 4 == 0) ? static_cast<std::int64_t>(rng() % 64)
+    // Skewed columns (a few hot ones, spread over the buckets), and the columns divisible by 5
+    // left empty (but column 0, which m - 1 wraps to).
+    std::int64_t j = (rng() % 4 == 0) ? static_cast<std::int64_t>(rng() % 64) * 1531
                                       : static_cast<std::int64_t>(rng() % m);
     if (j % 5 == 0) j = (j + 1) % m;
     coo.row.push_back(static_cast<I>(i));
@@ -197,6 +199,10 @@ void check_transpose_across_threads() {
       }
     }
     ASSERT_EQ(static_cast<std::size_t>(t.row_ptr()[m]), want.size());
+    const auto p = build_graph<I, Pattern>(coo);
+    const auto& tp = p.transpose();
+    ASSERT_EQ(tp.row_ptr(), t.row_ptr()) << threads << " threads, pattern";
+    ASSERT_EQ(tp.col_idx(), t.col_idx()) << threads << " threads, pattern";
   }
 }
 
