@@ -1145,9 +1145,9 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   CK(cudaMalloc(&d_pws, (pk.pieces + 1) * (sizeof(float) + 1) + 64));
   std::uint8_t* d_present;  // the library writes y's presence where rows may be empty
   CK(cudaMalloc(&d_present, n));
-  std::uint8_t* d_row_has;  // as row_presence_bytes: the graph's cached presence
-  CK(cudaMalloc(&d_row_has, n));
-  launch_row_presence(d_rp, n, d_row_has, 0);
+  std::vector<std::uint8_t> row_has(n);  // as row_presence_bytes: the graph's cached presence
+  for (int i = 0; i < n; ++i) row_has[i] = rp[i + 1] > rp[i] ? 1 : 0;
+  std::uint8_t* d_row_has = upload(row_has);
   auto mode9 = [&](const char* label, bool presence) {
     report(
         label,

@@ -30,6 +30,12 @@ struct PartitionSlot : ExtensionSlot {
   std::int64_t used = 0;    // column_relabel: columns with at least one entry
 };
 
+template <class I>
+__global__ void row_presence_kernel(const I* row_ptr, std::int64_t rows, std::uint8_t* present) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < rows) present[i] = row_ptr[i + 1] > row_ptr[i] ? 1 : 0;
+}
+
 }  // namespace
 
 template <class I, class V>
@@ -222,10 +228,6 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
   return {slot.a.get(), slot.b.get(), slot.used};
 }
 
-template <class I>
-void launch_row_presence(const I* row_ptr, std::int64_t rows, std::uint8_t* present,
-                         cudaStream_t stream);  // mxv_common.cu
-
 template <class I, class V>
 const std::uint8_t* row_presence_bytes(const Graph<I, V>& A) {
   const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.row_presence", [&] {
@@ -235,7 +237,9 @@ const std::uint8_t* row_presence_bytes(const Graph<I, V>& A) {
         DeviceBuffer(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1)), "mxv row presence");
     if (rows > 0) {
       Context& ctx = context();
-      launch_row_presence(device_pattern(A).row_ptr, rows, s->a.as<std::uint8_t>(), ctx.stream);
+      row_presence_kernel<<<static_cast<unsigned>((rows + 255) / 256), 256, 0, ctx.stream>>>(
+          device_pattern(A).row_ptr, rows, s->a.as<std::uint8_t>());
+      SPINDLE_CUDA_CHECK_LAUNCH("row_presence_kernel");
       ctx.synchronize();
     }
     s->count = rows;

@@ -180,6 +180,52 @@ __device__ __forceinline__ void warp_task_products(const MxvArgs<T, I, VV>& a,
   }
 }
 
+/// The warp's sum of its lanes' P values (every lane adds its own in order, then a shuffle tree;
+/// lane 0 holds the result): a piece of a long row, or a single row, in both warp kernels.
+template <class S, class T, int P>
+__device__ __forceinline__ T warp_sum(const T (&v)[P], T identity) {
+  T s = identity;
+#pragma unroll
+  for (int j = 0; j < P; ++j) s = S::add(s, v[j]);
+  for (int off = 16; off > 0; off >>= 1) s = S::add(s, __shfl_down_sync(0xffffffffu, s, off));
+  return s;
+}
+
+/// A warp-form launch: one block of kRowBlockWarpWarps warps per SM (fewer blocks when there are
+/// fewer tasks), `staging` bytes of shared memory per block plus a hot copy of `hot` entries of u
+/// clamped to what the device's shared memory holds beside the staging.
+struct WarpFormLaunch {
+  std::int64_t hs = 0;      ///< entries of u copied into shared memory
+  std::int64_t blocks = 1;  ///< grid size
+  std::int64_t bytes = 0;   ///< dynamic shared memory per block
+
+  template <class T>
+  static WarpFormLaunch make(std::int64_t tasks, std::int64_t staging, std::int64_t hot,
+                             int sm_count, std::int64_t smem_per_block_optin) {
+    WarpFormLaunch l;
+    l.hs = hot;
+    if (staging + l.hs * static_cast<std::int64_t>(sizeof(T)) > smem_per_block_optin) {
+      l.hs = std::max<std::int64_t>(
+          0, (smem_per_block_optin - staging) / static_cast<std::int64_t>(sizeof(T)));
+    }
+    l.blocks = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(std::max(sm_count, 1),
+                                  (tasks + kRowBlockWarpWarps - 1) / kRowBlockWarpWarps));
+    l.bytes = staging + l.hs * static_cast<std::int64_t>(sizeof(T));
+    return l;
+  }
+
+  /// Launches `kernel` with this shape on `stream` (raising its shared-memory limit first).
+  template <class Kernel, class... Args>
+  void launch(Kernel kernel, cudaStream_t stream, const Args&... args) const {
+    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(bytes)));
+    kernel<<<static_cast<unsigned>(blocks), kRowBlockWarpWarps * 32,
+             static_cast<std::size_t>(bytes), stream>>>(args...);
+    SPINDLE_CUDA_CHECK_LAUNCH("row_block warp form");
+  }
+};
+
 template <class S, bool kGeneral, bool kShared, class T, class I, class VV,
           int kCold = kRowBlockWarpCold>
 __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
@@ -215,14 +261,10 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
       if (next < tasks) cur.load(a, desc, next, lane);
     }
     if (d.kind != kRowBlockRows) {
-      T s = a.identity;
+      const T s = warp_sum<S>(v, a.identity);
       bool h = false;
 #pragma unroll
-      for (int j = 0; j < P; ++j) {
-        s = S::add(s, v[j]);
-        h = h || p[j];
-      }
-      for (int off = 16; off > 0; off >>= 1) s = S::add(s, __shfl_down_sync(0xffffffffu, s, off));
+      for (int j = 0; j < P; ++j) h = h || p[j];
       h = __any_sync(0xffffffffu, h);
       if (lane == 0) {
         if (d.kind == kRowBlockSingle) {
@@ -260,26 +302,14 @@ void launch_row_block_warp(const MxvArgs<T, I, VV>& a, std::int64_t tasks, const
   T* partial = static_cast<T*>(ws);
   auto* partial_has = reinterpret_cast<std::uint8_t*>(partial + pieces);
   if (tasks > 0) {
-    const std::int64_t staging = row_block_warp_smem<T, kGeneral>(0);
-    std::int64_t hs = kGeneral ? 0 : hot;
-    if (staging + hs * static_cast<std::int64_t>(sizeof(T)) > smem_per_block_optin) {
-      hs = std::max<std::int64_t>(
-          0, (smem_per_block_optin - staging) / static_cast<std::int64_t>(sizeof(T)));
-    }
-    const std::int64_t warps_needed = tasks;
-    const std::int64_t blocks = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(std::max(sm_count, 1),
-                                  (warps_needed + kRowBlockWarpWarps - 1) / kRowBlockWarpWarps));
-    const std::int64_t bytes = row_block_warp_smem<T, kGeneral>(hs);
+    const auto l = WarpFormLaunch::make<T>(tasks, row_block_warp_smem<T, kGeneral>(0),
+                                           kGeneral ? 0 : hot, sm_count, smem_per_block_optin);
     auto run = [&](auto kernel) {
-      SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(bytes)));
-      kernel<<<static_cast<unsigned>(blocks), kRowBlockWarpWarps * 32,
-               static_cast<std::size_t>(bytes), stream>>>(a, desc, tasks, partial, partial_has, hs);
+      l.launch(kernel, stream, a, desc, tasks, partial, partial_has, l.hs);
     };
     if constexpr (kGeneral) {
       run(mxv_row_block_warp_kernel<S, true, false, T, I, VV, kCold>);
-    } else if (hs > 0) {
+    } else if (l.hs > 0) {
       run(mxv_row_block_warp_kernel<S, false, true, T, I, VV, kCold>);
     } else {
       run(mxv_row_block_warp_kernel<S, false, false, T, I, VV, kCold>);
@@ -389,10 +419,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
     }
     if (d.kind != kRowBlockRows) {
       // A piece of a long row (or, from other partitions, a single row): one warp sum.
-      T s = a.identity;
-#pragma unroll
-      for (int j = 0; j < P; ++j) s = S::add(s, v[j]);
-      for (int off = 16; off > 0; off >>= 1) s = S::add(s, __shfl_down_sync(kFull, s, off));
+      const T s = warp_sum<S>(v, a.identity);
       if (lane == 0) {
         if (d.kind == kRowBlockSingle) {
           put(d.r0, s, true);
@@ -485,23 +512,12 @@ void launch_row_block_warp_runs(const MxvArgs<T, I, VV>& a, std::int64_t tasks,
   T* partial = static_cast<T*>(ws);
   auto* partial_has = reinterpret_cast<std::uint8_t*>(partial + pieces);
   if (tasks > 0) {
-    const std::int64_t staging = row_block_warp_runs_smem<T>(0);
-    std::int64_t hs = hot;
-    if (staging + hs * static_cast<std::int64_t>(sizeof(T)) > smem_per_block_optin) {
-      hs = std::max<std::int64_t>(
-          0, (smem_per_block_optin - staging) / static_cast<std::int64_t>(sizeof(T)));
-    }
-    const std::int64_t blocks = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(std::max(sm_count, 1),
-                                  (tasks + kRowBlockWarpWarps - 1) / kRowBlockWarpWarps));
-    const std::int64_t bytes = row_block_warp_runs_smem<T>(hs);
+    const auto l = WarpFormLaunch::make<T>(tasks, row_block_warp_runs_smem<T>(0), hot, sm_count,
+                                           smem_per_block_optin);
     auto run = [&](auto kernel) {
-      SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(bytes)));
-      kernel<<<static_cast<unsigned>(blocks), kRowBlockWarpWarps * 32,
-               static_cast<std::size_t>(bytes), stream>>>(a, desc, tasks, partial, partial_has, hs);
+      l.launch(kernel, stream, a, desc, tasks, partial, partial_has, l.hs);
     };
-    if (hs > 0) {
+    if (l.hs > 0) {
       run(mxv_row_block_warp_runs_kernel<S, true, T, I, VV, kCold>);
     } else {
       run(mxv_row_block_warp_runs_kernel<S, false, T, I, VV, kCold>);
