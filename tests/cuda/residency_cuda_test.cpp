@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <vector>
 
 #include "cuda_test_util.hpp"
 #include "deferred_host_util.hpp"
@@ -18,6 +20,12 @@
 #include "spindle/ops/mxm.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/reduce.hpp"
+#include "spindle/version.hpp"
+#if SPINDLE_HAS_CUDA
+#include <cuda_runtime.h>
+
+#include "engine/src/cuda/transfer.hpp"
+#endif
 
 namespace spindle {
 namespace {
@@ -328,6 +336,69 @@ TEST(CudaResources, ReleasedHandlesAndScratchAreRecreatedByTheNextCall) {
     }
   }
   release_device_resources();  // twice in a row is harmless
+}
+
+#if SPINDLE_HAS_CUDA
+// Host <-> device copies staged through the pinned buffers (transfer.hpp) against plain
+// cudaMemcpy: sizes on both sides of the staging threshold, whole chunks and partial last
+// chunks, with the destination poisoned first; then again after release_device_resources() has
+// freed the buffers (the next staged copy makes new ones). Builds without CUDA have no such
+// copies (and no CUDA runtime to compare with).
+TEST(CudaTransfer, StagedCopiesMatchPlainCopiesAtEverySize) {
+  SPINDLE_REQUIRE_CUDA();
+  using detail::cuda::kStagedCopyMinBytes;
+  using detail::cuda::kStagingChunk;
+  const std::size_t sizes[] = {0,
+                               1,
+                               4093,
+                               kStagedCopyMinBytes - 4,
+                               kStagedCopyMinBytes,
+                               kStagingChunk,
+                               2 * kStagingChunk + 12,
+                               5 * kStagingChunk + 3};
+  std::mt19937_64 rng(17);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  for (int round = 0; round < 2; ++round) {
+    for (const std::size_t bytes : sizes) {
+      std::vector<unsigned char> src(bytes), back(bytes, 0xAB), plain(bytes, 0xCD);
+      for (auto& b : src) b = static_cast<unsigned char>(rng());
+      void* d = nullptr;
+      ASSERT_EQ(cudaMalloc(&d, std::max<std::size_t>(bytes, 1)), cudaSuccess);
+      ASSERT_EQ(cudaMemset(d, 0xFF, std::max<std::size_t>(bytes, 1)), cudaSuccess);
+      detail::cuda::copy_to_device(d, src.data(), bytes, stream);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(plain.data(), d, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_TRUE(plain == src) << bytes << " bytes up, round " << round;
+      // Down from data that a plain copy put there (the other way round).
+      for (auto& b : src) b = static_cast<unsigned char>(rng());
+      ASSERT_EQ(cudaMemcpy(d, src.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+      detail::cuda::copy_to_host(back.data(), d, bytes, stream);
+      EXPECT_TRUE(back == src) << bytes << " bytes down, round " << round;
+      ASSERT_EQ(cudaFree(d), cudaSuccess);
+    }
+    release_device_resources();
+  }
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+#endif
+
+// A vector large enough for staged copies (12 MB, a partial last chunk) crosses the bus both ways
+// through the library's own paths (upload for an operation, download for a host read).
+TEST(CudaTransfer, LargeVectorsCrossTheBusIntact) {
+  SPINDLE_REQUIRE_CUDA();
+  const std::int64_t n = 3000001;
+  Vector<float> x(n);
+  std::mt19937_64 rng(23);
+  for (std::int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(rng() % 100000) / 7.0f;
+  Vector<float> z;
+  reset_transfer_stats();
+  apply(z, Mask{}, Accum::none(), Unary<float>::times(2.0f), x, kCuda);
+  EXPECT_EQ(transfer_stats().uploads, 1u);
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(z[i], 2.0f * x[i]) << "entry " << i;
+  }
+  EXPECT_EQ(transfer_stats().downloads, 1u);
 }
 
 }  // namespace

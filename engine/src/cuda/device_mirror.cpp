@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "engine/src/cuda/fill.hpp"
+#include "engine/src/cuda/transfer.hpp"
 
 namespace spindle {
 namespace {
@@ -76,8 +77,7 @@ void mirror_sync_host(DeviceMirror& m, const HostArrays& host) {
     if (host.values == nullptr) {
       throw Error("internal error: download into a host array that was not made");
     }
-    SPINDLE_CUDA_CHECK(
-        cudaMemcpyAsync(host.values, m.values.get(), bytes, cudaMemcpyDeviceToHost, ctx.stream));
+    cuda::copy_to_host(host.values, m.values.get(), bytes, ctx.stream);
   }
   std::uint64_t moved = bytes;
   if (host.presence != nullptr) {
@@ -86,9 +86,8 @@ void mirror_sync_host(DeviceMirror& m, const HostArrays& host) {
     } else {
       host.presence->resize(static_cast<std::size_t>(m.n));
       if (m.n > 0) {
-        SPINDLE_CUDA_CHECK(cudaMemcpyAsync(host.presence->data(), m.presence.get(),
-                                           static_cast<std::size_t>(m.n), cudaMemcpyDeviceToHost,
-                                           ctx.stream));
+        cuda::copy_to_host(host.presence->data(), m.presence.get(), static_cast<std::size_t>(m.n),
+                           ctx.stream);
       }
       moved += static_cast<std::uint64_t>(m.n);
     }
@@ -190,16 +189,14 @@ void upload_locked(DeviceMirror& m, const HostArrays& host) {
     // No host array yet, only a fill value: fill on the device, nothing crosses the bus.
     fill_elements(m.values.get(), host.n, host.elem_bytes, host.fill, ctx.stream);
   } else if (bytes > 0) {
-    SPINDLE_CUDA_CHECK(
-        cudaMemcpyAsync(m.values.get(), host.values, bytes, cudaMemcpyHostToDevice, ctx.stream));
+    cuda::copy_to_device(m.values.get(), host.values, bytes, ctx.stream);
     moved = bytes;
   }
   const bool full = host.presence == nullptr || host.presence->empty();
   if (!full) {
     ensure_presence(m);
-    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(m.presence.get(), host.presence->data(),
-                                       static_cast<std::size_t>(host.n), cudaMemcpyHostToDevice,
-                                       ctx.stream));
+    cuda::copy_to_device(m.presence.get(), host.presence->data(), static_cast<std::size_t>(host.n),
+                         ctx.stream);
     moved += static_cast<std::uint64_t>(host.n);
   }
   m.device_full = full;

@@ -7,6 +7,7 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
+#include "engine/src/cuda/transfer.hpp"
 
 namespace spindle::detail::cuda {
 namespace {
@@ -48,12 +49,9 @@ const StructureSlot<I>& structure(const Graph<I, V>& A) {
     Context& ctx = context();
     slot->row_ptr = DeviceBuffer((static_cast<std::size_t>(rows) + 1) * sizeof(I), what.c_str());
     slot->col_idx = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(I), what.c_str());
-    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(slot->row_ptr.get(), A.row_ptr().data(),
-                                       slot->row_ptr.bytes(), cudaMemcpyHostToDevice, ctx.stream));
+    copy_to_device(slot->row_ptr.get(), A.row_ptr().data(), slot->row_ptr.bytes(), ctx.stream);
     if (nnz > 0) {
-      SPINDLE_CUDA_CHECK(cudaMemcpyAsync(slot->col_idx.get(), A.col_idx().data(),
-                                         slot->col_idx.bytes(), cudaMemcpyHostToDevice,
-                                         ctx.stream));
+      copy_to_device(slot->col_idx.get(), A.col_idx().data(), slot->col_idx.bytes(), ctx.stream);
     }
     count_graph_upload(structure_bytes<I>(rows, nnz));
     return slot;
@@ -74,18 +72,14 @@ DeviceCsr<I, T> device_csr(const Graph<I, V>& A) {
     if (nnz > 0) {
       Context& ctx = context();
       if constexpr (std::is_same_v<V, T>) {
-        SPINDLE_CUDA_CHECK(cudaMemcpyAsync(slot->values.get(), A.values().data(),
-                                           slot->values.bytes(), cudaMemcpyHostToDevice,
-                                           ctx.stream));
+        copy_to_device(slot->values.get(), A.values().data(), slot->values.bytes(), ctx.stream);
       } else {
         // Convert on the host once (float <-> double, or 1 for pattern graphs), then upload.
         std::vector<T> converted(static_cast<std::size_t>(nnz));
         const V* vp = A.value_ptr();
 #pragma omp parallel for schedule(static)
         for (std::int64_t k = 0; k < nnz; ++k) converted[k] = entry_value<T, V>(vp, k);
-        SPINDLE_CUDA_CHECK(cudaMemcpyAsync(slot->values.get(), converted.data(),
-                                           slot->values.bytes(), cudaMemcpyHostToDevice,
-                                           ctx.stream));
+        copy_to_device(slot->values.get(), converted.data(), slot->values.bytes(), ctx.stream);
         // The staging vector dies here: make sure the copy has read it.
         ctx.synchronize();
       }
