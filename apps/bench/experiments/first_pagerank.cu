@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
               ms([&] { (void)detail::cuda::device_pattern(T); }));
   std::printf("column relabel of A^T          %9.2f ms\n",
               ms([&] { (void)detail::cuda::column_relabel(T); }));
-  std::printf("warp-form partition of A^T     %9.2f ms\n",
-              ms([&] { (void)detail::cuda::row_block_warp_partition(T); }));
+  std::printf("warp-form runs of A^T          %9.2f ms\n",
+              ms([&] { (void)detail::cuda::row_block_warp_run_partition(T); }));
   PageRankOptions po;
   po.device = Device::Cuda;
   po.tol = 1e-6;
