@@ -88,18 +88,27 @@ void host_copy(void* dst, const void* src, std::size_t bytes) {
   }
 }
 
+// The staging buffers locked for a copy of `bytes`, or no lock when the copy goes straight
+// (below kStagedCopyMinBytes, or no pinned memory could be had).
+std::unique_lock<std::mutex> lock_staging_for(std::size_t bytes) {
+  if (bytes < kStagedCopyMinBytes) return {};
+  Staging& s = staging();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  make_staging(s);
+  if (!s.ready()) return {};
+  return lock;
+}
+
 }  // namespace
 
 void copy_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return;
-  Staging& s = staging();
-  std::unique_lock<std::mutex> lock(s.mutex);
-  if (bytes >= kStagedCopyMinBytes) make_staging(s);
-  if (bytes < kStagedCopyMinBytes || !s.ready()) {
-    lock.unlock();
+  const std::unique_lock<std::mutex> lock = lock_staging_for(bytes);
+  if (!lock.owns_lock()) {
     SPINDLE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
     return;
   }
+  Staging& s = staging();
   std::size_t off = 0;
   for (int b = 0; off < bytes; b ^= 1) {
     const std::size_t n = std::min(kStagingChunk, bytes - off);
@@ -115,15 +124,13 @@ void copy_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t 
 
 void copy_to_host(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return;
-  Staging& s = staging();
-  std::unique_lock<std::mutex> lock(s.mutex);
-  if (bytes >= kStagedCopyMinBytes) make_staging(s);
-  if (bytes < kStagedCopyMinBytes || !s.ready()) {
-    lock.unlock();
+  const std::unique_lock<std::mutex> lock = lock_staging_for(bytes);
+  if (!lock.owns_lock()) {
     SPINDLE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
     SPINDLE_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;
   }
+  Staging& s = staging();
   // Chunk c's DMA goes out before chunk c-1 is copied out of its buffer.
   const std::size_t chunks = (bytes + kStagingChunk - 1) / kStagingChunk;
   auto chunk_bytes = [&](std::size_t c) {
