@@ -2,9 +2,9 @@
 // Scaffolding shared by the exploration harnesses in this folder (not built by CMake): status
 // checks that exit with the call site, uploads, and the two timers (events on the legacy stream;
 // wall clock around batches, for code that runs on Spindle's own stream), and cuSPARSE's SpMV
-// baseline, output poisoning and the error check against a host product, and the two R-MAT cases
-// of the warp-form experiments. Used by floor.cu, warp_cold.cu
-// and warp_rows.cu; the older harnesses keep their own copies.
+// baseline, output poisoning and the error check against a host product, one case's data on both
+// sides (Case), and the two R-MAT cases of the warp-form experiments. Used by floor.cu,
+// warp_cold.cu and warp_rows.cu; the older harnesses keep their own copies.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ops/cuda/mxv/mxv_args.cuh"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
 
@@ -182,6 +183,83 @@ inline double worst_relative_error(const float* d_y, const std::vector<double>& 
   }
   return w;
 }
+
+// One case of the warp-form experiments: G's CSR with fp32 values (a fixed pattern in
+// [0.5, 1.5); all 1 when kValues is false), u and u in relabelled column order (relabel_by_in_
+// degree), the double host product y = A u as the reference, all of it on the device with room
+// for y, and cuSPARSE's best time over the same data (each algorithm printed with a
+// `width`-wide label and its error). args() gives the kernels' arguments over the relabelled
+// columns; worst() checks y on the device (with `show_rows`, the first bad rows are printed).
+template <bool kValues>
+struct Case {
+  int n = 0;
+  long long nnz = 0;
+  std::vector<int> rp, ci;
+  std::vector<float> val, x, xr;
+  Relabel rl;
+  std::vector<double> ref;
+  int *d_rp = nullptr, *d_ci = nullptr, *d_cr = nullptr;
+  float *d_val = nullptr, *d_x = nullptr, *d_xr = nullptr, *d_y = nullptr;
+  double best = 0;  // cuSPARSE's best, ms
+  bool show_rows = false;
+
+  Case(const spindle::Graph<std::int32_t, spindle::Pattern>& G, int width, bool rows = false)
+      : n(static_cast<int>(G.rows())),
+        nnz(G.nnz()),
+        rp(G.row_ptr().begin(), G.row_ptr().end()),
+        ci(G.col_idx().begin(), G.col_idx().end()),
+        val(static_cast<std::size_t>(nnz), 1.f),
+        x(static_cast<std::size_t>(n)),
+        xr(static_cast<std::size_t>(n)),
+        ref(static_cast<std::size_t>(n)),
+        show_rows(rows) {
+    if (kValues) {
+      for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
+    }
+    rl = relabel_by_in_degree(n, ci);
+    for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
+    for (int p = 0; p < n; ++p) xr[p] = x[rl.order[p]];
+    for (int i = 0; i < n; ++i) {
+      double s = 0;
+      for (int k = rp[i]; k < rp[i + 1]; ++k) s += double(val[k]) * x[ci[k]];
+      ref[i] = s;
+    }
+    d_rp = upload(rp);
+    d_ci = upload(ci);
+    d_cr = upload(rl.cr);
+    d_val = upload(val);
+    d_x = upload(x);
+    d_xr = upload(xr);
+    CK(cudaMalloc(&d_y, static_cast<std::size_t>(n) * sizeof(float)));
+    best = cusparse_spmv_best(n, nnz, d_rp, d_ci, d_val, d_x, d_y, [&](const char* nm, double t) {
+      printf("%-*s %8.4f ms  err %.1e\n", width, nm, t, worst());
+    });
+  }
+  Case(const Case&) = delete;
+  Case& operator=(const Case&) = delete;
+  ~Case() {
+    for (void* p :
+         {(void*)d_rp, (void*)d_ci, (void*)d_cr, (void*)d_val, (void*)d_x, (void*)d_xr, (void*)d_y})
+      cudaFree(p);
+  }
+
+  double worst() const { return worst_relative_error(d_y, ref, show_rows ? &rp : nullptr); }
+
+  template <class VV>
+  spindle::detail::cuda::MxvArgs<float, int, VV> args() const {
+    spindle::detail::cuda::MxvArgs<float, int, VV> a;
+    a.A.rows = n;
+    a.A.cols = n;
+    a.A.nnz = nnz;
+    a.A.row_ptr = d_rp;
+    a.A.col_idx = d_cr;
+    if constexpr (!std::is_same_v<VV, spindle::Pattern>) a.A.values = d_val;
+    a.u = d_xr;
+    a.out.w = d_y;
+    a.identity = 0.f;
+    return a;
+  }
+};
 
 // Prints the device, then runs run(kind, name, graph, sms, smem_per_block_optin) on the two
 // R-MAT cases of the warp-form experiments: the mxv benchmark's graph (seed 42, duplicates

@@ -91,7 +91,6 @@ __global__ void __launch_bounds__(W * 32, 1)
                       std::int64_t tasks, float* __restrict__ partial,
                       std::uint8_t* __restrict__ partial_has, std::int64_t hs) {
   constexpr int P = NB / 32;
-  constexpr unsigned kFull = 0xffffffffu;
   constexpr bool kVal = !is_pattern_v<VV>;
   extern __shared__ __align__(16) unsigned char async_smem_raw[];
   float* const stage_all = reinterpret_cast<float*>(async_smem_raw);
@@ -166,10 +165,10 @@ __global__ void __launch_bounds__(W * 32, 1)
       __syncwarp();
     }
     if (d.kind != kRowBlockRows) {
-      float s = a.identity;
+      float v[P];
 #pragma unroll
-      for (int j = 0; j < P; ++j) s = S::add(s, st[j * 32 + lane]);
-      for (int off = 16; off > 0; off >>= 1) s = S::add(s, __shfl_down_sync(kFull, s, off));
+      for (int j = 0; j < P; ++j) v[j] = st[j * 32 + lane];
+      const float s = warp_sum<S>(v, a.identity);
       if (lane == 0) {
         if (d.kind == kRowBlockSingle) {
           put(d.r0, s, true);
@@ -179,62 +178,7 @@ __global__ void __launch_bounds__(W * 32, 1)
         }
       }
     } else {
-      float x[8];
-      read_eight(st, lane, x);
-      if (lane < kRowBlockWarpEndWords) ends[lane] = 0u;
-      int* const stage_row = reinterpret_cast<int*>(st);
-      __syncwarp();
-      const int k0 = static_cast<int>(d.k0);
-      const int r0 = static_cast<int>(d.r0);
-      const int q0 = pend.q0, q1 = pend.q1;
-      auto offset = [&](int i) -> int {
-        const int lo = __shfl_sync(kFull, q0, i & 31), hi = __shfl_sync(kFull, q1, i & 31);
-        return i < 32 ? lo : hi;
-      };
-      for (int base = 0; base < d.rows; base += 32) {
-        const int rr = base + lane;
-        int bb = offset(rr), e = offset(rr + 1);
-        if (rr < d.rows) {
-          if (rr >= 64) bb = __ldg(a.A.row_ptr + r0 + rr);
-          if (rr + 1 >= 64) e = __ldg(a.A.row_ptr + r0 + rr + 1);
-          if (e > bb) {
-            const int q = e - 1 - k0;
-            atomicOr(ends + (q >> 5), 1u << (q & 31));
-            stage_row[q] = rr;
-          } else {
-            put(r0 + rr, a.identity, false);
-          }
-        }
-      }
-      __syncwarp();
-      const unsigned em = (ends[lane >> 2] >> ((lane & 3) * 8)) & 0xffu;
-      const unsigned lanes_with_end = __ballot_sync(kFull, em != 0u);
-      float acc = a.identity, pre = a.identity;
-      bool closed = false;
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        acc = S::add(acc, x[i]);
-        if ((em >> i) & 1u) {
-          if (closed) {
-            put(r0 + stage_row[8 * lane + i], acc, true);
-          } else {
-            pre = acc;
-          }
-          acc = a.identity;
-          closed = true;
-        }
-      }
-      float sv = acc;
-#pragma unroll
-      for (int off = 1; off < 32; off <<= 1) {
-        const float up = __shfl_up_sync(kFull, sv, off);
-        if (lane >= off && ((lanes_with_end >> (lane - off + 1)) & ((1u << off) - 1u)) == 0u) {
-          sv = S::add(up, sv);
-        }
-      }
-      float carry = __shfl_up_sync(kFull, sv, 1);
-      if (lane == 0) carry = a.identity;
-      if (closed) put(r0 + stage_row[8 * lane + (__ffs(em) - 1)], S::add(carry, pre), true);
+      reduce_warp_run<S>(a, d, pend.q0, pend.q1, st, ends, lane, put);
     }
     __syncwarp();  // this buffer takes task t+2's gathers next
     if (!more) break;
@@ -248,47 +192,14 @@ __global__ void __launch_bounds__(W * 32, 1)
 template <class VV>
 void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, int sms,
               std::int64_t optin) {
-  constexpr bool kVal = !std::is_same_v<VV, Pattern>;
   using S = semiring::plus_times<float>;
   const int n = static_cast<int>(G.rows());
-  const long long nnz = G.nnz();
-  std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
-  std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
-  std::vector<float> val(nnz);
-  for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
-  const harness::Relabel rl = harness::relabel_by_in_degree(n, ci);
-  std::vector<float> x(n), xr(n);
-  for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
-  for (int p = 0; p < n; ++p) xr[p] = x[rl.order[p]];
-  std::vector<double> ref(n);
-  for (int i = 0; i < n; ++i) {
-    double s = 0;
-    for (int k = rp[i]; k < rp[i + 1]; ++k) s += (kVal ? double(val[k]) : 1.0) * x[ci[k]];
-    ref[i] = s;
-  }
-  printf("\n## %s: n %d nnz %lld\n", name.c_str(), n, nnz);
-  int* d_rp = upload(rp);
-  int* d_ci = upload(ci);
-  int* d_cr = upload(rl.cr);
-  float* d_val = upload(kVal ? val : std::vector<float>(nnz, 1.f));
-  float* d_x = upload(x);
-  float* d_xr = upload(xr);
-  float* d_y;
-  CK(cudaMalloc(&d_y, n * sizeof(float)));
-  auto worst = [&] { return harness::worst_relative_error(d_y, ref, &rp); };
-  const double best = harness::cusparse_spmv_best(
-      n, nnz, d_rp, d_ci, d_val, d_x, d_y,
-      [&](const char* nm, double t) { printf("%-52s %8.4f ms  err %.1e\n", nm, t, worst()); });
-  MxvArgs<float, int, VV> a;
-  a.A.rows = n;
-  a.A.cols = n;
-  a.A.nnz = nnz;
-  a.A.row_ptr = d_rp;
-  a.A.col_idx = d_cr;
-  if constexpr (kVal) a.A.values = d_val;
-  a.u = d_xr;
-  a.out.w = d_y;
-  a.identity = 0.f;
+  printf("\n## %s: n %d nnz %lld\n", name.c_str(), n, static_cast<long long>(G.nnz()));
+  const harness::Case<!std::is_same_v<VV, Pattern>> c(G, 52, true);
+  const double best = c.best;
+  const MxvArgs<float, int, VV> a = c.template args<VV>();
+  float* const d_y = c.d_y;
+  auto worst = [&] { return c.worst(); };
   auto report = [&](const char* label, auto&& call) {
     harness::poison(d_y, n);
     call();
@@ -300,7 +211,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
            best / (t + 0.015), err);
     fflush(stdout);
   };
-  const RowBlocks pk = build_row_block_warp_runs(rp.data(), n);
+  const RowBlocks pk = build_row_block_warp_runs(c.rp.data(), n);
   RowBlockDesc* d_pk = upload(pk.desc);
   RowBlockLong* d_plong = upload(pk.longs);
   const std::int64_t tasks = static_cast<std::int64_t>(pk.desc.size());
@@ -347,9 +258,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     async(L0{}, 40960, "async gathers, 40 K hot");
     async(L1{}, 40960, "async gathers + evict_last, 40 K hot");
   }
-  for (void* p : {(void*)d_rp, (void*)d_ci, (void*)d_cr, (void*)d_val, (void*)d_x, (void*)d_xr,
-                  (void*)d_y, (void*)d_pk, (void*)d_plong, d_pws})
-    CK(cudaFree(p));
+  for (void* p : {(void*)d_pk, (void*)d_plong, d_pws}) CK(cudaFree(p));
 }
 
 int main(int argc, char** argv) {

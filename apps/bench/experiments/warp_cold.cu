@@ -57,54 +57,22 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
   using S = semiring::plus_times<float>;
   const int n = static_cast<int>(G.rows());
   const long long nnz = G.nnz();
-  std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
-  std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
-  std::vector<float> val(nnz);
-  for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
-  const harness::Relabel rl = harness::relabel_by_in_degree(n, ci);
-  const std::vector<int>&order = rl.order, &cr = rl.cr;
-  std::vector<float> x(n), xr(n);
-  for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
-  for (int p = 0; p < n; ++p) xr[p] = x[order[p]];
-  std::vector<double> ref(n);
-  for (int i = 0; i < n; ++i) {
-    double s = 0;
-    for (int k = rp[i]; k < rp[i + 1]; ++k) s += (kVal ? double(val[k]) : 1.0) * x[ci[k]];
-    ref[i] = s;
-  }
-  RowBlocks rb = build_row_block_warps(rp.data(), n);
+  RowBlocks rb = build_row_block_warps(G.row_ptr().data(), n);
   const std::int64_t tasks = static_cast<std::int64_t>(rb.desc.size());
   printf("\n## %s: n %d nnz %lld, %lld warp tasks, %zu long rows\n", name.c_str(), n, nnz,
          (long long)tasks, rb.longs.size());
-
-  int* d_rp = upload(rp);
-  int* d_ci = upload(ci);
-  int* d_cr = upload(cr);
-  float* d_val = upload(kVal ? val : std::vector<float>(nnz, 1.f));
-  float* d_x = upload(x);
-  float* d_xr = upload(xr);
-  float* d_y;
-  CK(cudaMalloc(&d_y, n * sizeof(float)));
+  const harness::Case<kVal> c(G, 40);
+  const std::vector<int>&rp = c.rp, &ci = c.ci;
+  const std::vector<float>&val = c.val, &x = c.x;
+  const std::vector<double>& ref = c.ref;
+  float* const d_y = c.d_y;
+  const double best = c.best;
+  auto worst = [&] { return c.worst(); };
   RowBlockDesc* d_desc = upload(rb.desc);
   RowBlockLong* d_longs = upload(rb.longs);
   void* d_ws;
   CK(cudaMalloc(&d_ws, (rb.pieces + 1) * (sizeof(float) + 1) + 64));
-  auto worst = [&] { return harness::worst_relative_error(d_y, ref); };
-
-  const double best = harness::cusparse_spmv_best(
-      n, nnz, d_rp, d_ci, d_val, d_x, d_y,
-      [&](const char* name, double t) { printf("%-40s %8.4f ms  err %.1e\n", name, t, worst()); });
-
-  MxvArgs<float, int, VV> a;
-  a.A.rows = n;
-  a.A.cols = n;
-  a.A.nnz = nnz;
-  a.A.row_ptr = d_rp;
-  a.A.col_idx = d_cr;
-  if constexpr (kVal) a.A.values = d_val;
-  a.u = d_xr;
-  a.out.w = d_y;
-  a.identity = 0.f;
+  const MxvArgs<float, int, VV> a = c.template args<VV>();
   auto variant = [&](auto cold, std::int64_t H) {
     constexpr int kCold = decltype(cold)::value;
     auto call = [&] {
@@ -155,9 +123,7 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     variant(std::integral_constant<int, 1>{}, H);
     variant(std::integral_constant<int, 2>{}, H);
   }
-  for (void* p : {(void*)d_rp, (void*)d_ci, (void*)d_cr, (void*)d_val, (void*)d_x, (void*)d_xr,
-                  (void*)d_y, (void*)d_desc, (void*)d_longs, d_ws})
-    CK(cudaFree(p));
+  for (void* p : {(void*)d_desc, (void*)d_longs, d_ws}) CK(cudaFree(p));
 }
 
 int main(int argc, char** argv) {

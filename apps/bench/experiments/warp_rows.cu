@@ -894,24 +894,10 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
 template <class VV>
 void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, int sms,
               std::int64_t optin) {
-  constexpr bool kVal = !std::is_same_v<VV, Pattern>;
   using S = semiring::plus_times<float>;
   const int n = static_cast<int>(G.rows());
   const long long nnz = G.nnz();
-  std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
-  std::vector<int> ci(G.col_idx().begin(), G.col_idx().end());
-  std::vector<float> val(nnz);
-  for (long long k = 0; k < nnz; ++k) val[k] = 0.5f + float((k * 40503u) & 1023) / 1024.f;
-  const harness::Relabel rl = harness::relabel_by_in_degree(n, ci);
-  std::vector<float> x(n), xr(n);
-  for (int j = 0; j < n; ++j) x[j] = 0.5f + float((j * 2654435761u) >> 8) / float(1 << 24);
-  for (int p = 0; p < n; ++p) xr[p] = x[rl.order[p]];
-  std::vector<double> ref(n);
-  for (int i = 0; i < n; ++i) {
-    double s = 0;
-    for (int k = rp[i]; k < rp[i + 1]; ++k) s += (kVal ? double(val[k]) : 1.0) * x[ci[k]];
-    ref[i] = s;
-  }
+  const std::vector<int> rp(G.row_ptr().begin(), G.row_ptr().end());
   RowBlocks rb = build_row_block_warps(rp.data(), n);
   const std::int64_t tasks = static_cast<std::int64_t>(rb.desc.size());
   // How the runs look: rows per run, lanes per row, entries in runs of >= 64 rows.
@@ -938,33 +924,16 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
       100.0 * double(big_nk) / std::max(1LL, run_nk), by_lg[0], by_lg[1], by_lg[2], by_lg[3],
       by_lg[4], by_lg[5]);
 
-  int* d_rp = upload(rp);
-  int* d_ci = upload(ci);
-  int* d_cr = upload(rl.cr);
-  float* d_val = upload(kVal ? val : std::vector<float>(nnz, 1.f));
-  float* d_x = upload(x);
-  float* d_xr = upload(xr);
-  float* d_y;
-  CK(cudaMalloc(&d_y, n * sizeof(float)));
+  const harness::Case<!std::is_same_v<VV, Pattern>> c(G, 44, true);
+  const double best = c.best;
+  float* const d_y = c.d_y;
+  int* const d_rp = c.d_rp;
+  auto worst = [&] { return c.worst(); };
   RowBlockDesc* d_desc = upload(rb.desc);
   RowBlockLong* d_longs = upload(rb.longs);
   void* d_ws;
   CK(cudaMalloc(&d_ws, (rb.pieces + 1) * (sizeof(float) + 1) + 64));
-  auto worst = [&] { return harness::worst_relative_error(d_y, ref, &rp); };
-  const double best = harness::cusparse_spmv_best(
-      n, nnz, d_rp, d_ci, d_val, d_x, d_y,
-      [&](const char* nm, double t) { printf("%-44s %8.4f ms  err %.1e\n", nm, t, worst()); });
-
-  MxvArgs<float, int, VV> a;
-  a.A.rows = n;
-  a.A.cols = n;
-  a.A.nnz = nnz;
-  a.A.row_ptr = d_rp;
-  a.A.col_idx = d_cr;
-  if constexpr (kVal) a.A.values = d_val;
-  a.u = d_xr;
-  a.out.w = d_y;
-  a.identity = 0.f;
+  const MxvArgs<float, int, VV> a = c.template args<VV>();
   const std::int64_t hot = std::min<std::int64_t>(kHot, n);
   auto report = [&](const char* label, auto&& call, bool check) {
     harness::poison(d_y, n);
@@ -1175,11 +1144,9 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
     mode(std::integral_constant<int, 2>{}, "mode 2: offsets prefetched, lane groups");
     mode(std::integral_constant<int, 3>{}, "mode 3: offsets prefetched, segmented scan");
   }
-  for (void* p : {(void*)d_rp,        (void*)d_ci, (void*)d_cr,    (void*)d_val,   (void*)d_x,
-                  (void*)d_xr,        (void*)d_y,  (void*)d_desc,  (void*)d_longs, d_ws,
-                  (void*)d_chunk_row, d_cws,       (void*)d_ch6,   (void*)d_masks, (void*)d_z,
-                  (void*)d_d7,        (void*)d_pk, (void*)d_plong, d_pws,          (void*)d_present,
-                  (void*)d_row_has})
+  for (void* p : {(void*)d_desc, (void*)d_longs, d_ws, (void*)d_chunk_row, d_cws, (void*)d_ch6,
+                  (void*)d_masks, (void*)d_z, (void*)d_d7, (void*)d_pk, (void*)d_plong, d_pws,
+                  (void*)d_present, (void*)d_row_has})
     CK(cudaFree(p));
 }
 

@@ -377,6 +377,79 @@ __device__ __forceinline__ void read_eight(const T* stage, int lane, T (&x)[8]) 
   }
 }
 
+/// Steps 2-4 of the runs kernel's reduction (below) for one run of whole rows, once the warp has
+/// staged the run's products (entry t at stage[t]) and synchronized: every row's sum goes out
+/// through put(row, value, has), empty rows as put(row, identity, false). q0 / q1 hold
+/// row_ptr[r0 + lane] / row_ptr[r0 + 32 + lane]; `ends` is the warp's kRowBlockWarpEndWords words
+/// of row-end bits. The stage is reused for the rows' places; the caller synchronizes the warp
+/// before staging again.
+template <class S, class T, class I, class VV, class Put>
+__device__ __forceinline__ void reduce_warp_run(const MxvArgs<T, I, VV>& a, const RowBlockDesc& d,
+                                                I q0, I q1, T* stage, std::uint32_t* ends, int lane,
+                                                Put&& put) {
+  constexpr unsigned kFull = 0xffffffffu;
+  int* const stage_row = reinterpret_cast<int*>(stage);  // a row's place in its run
+  T x[8];
+  read_eight(stage, lane, x);
+  if (lane < kRowBlockWarpEndWords) ends[lane] = 0u;
+  __syncwarp();  // the stage is free: it takes the rows' places at their last entries
+  const I k0 = static_cast<I>(d.k0);
+  const I r0 = static_cast<I>(d.r0);  // in I: 32-bit row arithmetic for int32 graphs
+  // row_ptr[r0 + i]: registers for i < 64 (the shuffles run on every lane), else a load.
+  auto offset = [&](int i) -> I {
+    const I lo = __shfl_sync(kFull, q0, i & 31), hi = __shfl_sync(kFull, q1, i & 31);
+    return i < 32 ? lo : hi;
+  };
+  for (int base = 0; base < d.rows; base += 32) {  // uniform across the warp
+    const int rr = base + lane;
+    I b = offset(rr), e = offset(rr + 1);
+    if (rr < d.rows) {
+      if (rr >= 64) b = __ldg(a.A.row_ptr + r0 + rr);
+      if (rr + 1 >= 64) e = __ldg(a.A.row_ptr + r0 + rr + 1);
+      if (e > b) {
+        const int q = static_cast<int>(e - 1 - k0);
+        atomicOr(ends + (q >> 5), 1u << (q & 31));
+        stage_row[q] = rr;
+      } else {
+        put(r0 + rr, a.identity, false);
+      }
+    }
+  }
+  __syncwarp();
+  const unsigned em = (ends[lane >> 2] >> ((lane & 3) * 8)) & 0xffu;
+  const unsigned lanes_with_end = __ballot_sync(kFull, em != 0u);
+  T acc = a.identity, pre = a.identity;
+  bool closed = false;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    acc = S::add(acc, x[i]);
+    if ((em >> i) & 1u) {
+      if (closed) {
+        put(r0 + stage_row[8 * lane + i], acc, true);
+      } else {
+        pre = acc;
+      }
+      acc = a.identity;
+      closed = true;
+    }
+  }
+  // Inclusive scan of the open tails, restarting at each lane with an end: in step `off` a
+  // lane adds the value `off` lanes up unless one of the lanes (lane - off, lane] has an end.
+  T sv = acc;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const T up = __shfl_up_sync(kFull, sv, off);
+    if (lane >= off && ((lanes_with_end >> (lane - off + 1)) & ((1u << off) - 1u)) == 0u) {
+      sv = S::add(up, sv);
+    }
+  }
+  T carry = __shfl_up_sync(kFull, sv, 1);
+  if (lane == 0) carry = a.identity;
+  if (closed) {
+    put(r0 + stage_row[8 * lane + (__ffs(em) - 1)], S::add(carry, pre), true);
+  }
+}
+
 template <class S, bool kShared, class T, class I, class VV, int kCold = kRowBlockWarpCold>
 __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
     mxv_row_block_warp_runs_kernel(const MxvArgs<T, I, VV> a, const RowBlockDesc* __restrict__ desc,
@@ -384,7 +457,6 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
                                    std::uint8_t* __restrict__ partial_has, std::int64_t hs) {
   constexpr int NB = kRowBlockWarpEntries;
   constexpr int P = NB / 32;
-  constexpr unsigned kFull = 0xffffffffu;
   constexpr bool kPrefetch = sizeof(T) == 4 && sizeof(I) == 4;
   static_assert(NB == 256, "a lane takes 8 consecutive entries of a run");
   extern __shared__ __align__(16) unsigned char row_block_warp_runs_smem_raw[];
@@ -395,7 +467,6 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
   T* const stage = stage_all + warp * NB;
-  int* const stage_row = reinterpret_cast<int*>(stage);  // a row's place in its run
   std::uint32_t* const ends = ends_all + warp * kRowBlockWarpEndWords;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kRowBlockWarpWarps;
   std::int64_t task = static_cast<std::int64_t>(blockIdx.x) * kRowBlockWarpWarps + warp;
@@ -432,65 +503,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
 #pragma unroll
       for (int j = 0; j < P; ++j) stage[j * 32 + lane] = v[j];
       __syncwarp();
-      T x[8];
-      read_eight(stage, lane, x);
-      if (lane < kRowBlockWarpEndWords) ends[lane] = 0u;
-      __syncwarp();  // the stage is free: it takes the rows' places at their last entries
-      const I k0 = static_cast<I>(d.k0);
-      const I r0 = static_cast<I>(d.r0);  // in I: 32-bit row arithmetic for int32 graphs
-      // row_ptr[r0 + i]: registers for i < 64 (the shuffles run on every lane), else a load.
-      auto offset = [&](int i) -> I {
-        const I lo = __shfl_sync(kFull, q0, i & 31), hi = __shfl_sync(kFull, q1, i & 31);
-        return i < 32 ? lo : hi;
-      };
-      for (int base = 0; base < d.rows; base += 32) {  // uniform across the warp
-        const int rr = base + lane;
-        I b = offset(rr), e = offset(rr + 1);
-        if (rr < d.rows) {
-          if (rr >= 64) b = __ldg(a.A.row_ptr + r0 + rr);
-          if (rr + 1 >= 64) e = __ldg(a.A.row_ptr + r0 + rr + 1);
-          if (e > b) {
-            const int q = static_cast<int>(e - 1 - k0);
-            atomicOr(ends + (q >> 5), 1u << (q & 31));
-            stage_row[q] = rr;
-          } else {
-            put(r0 + rr, a.identity, false);
-          }
-        }
-      }
-      __syncwarp();
-      const unsigned em = (ends[lane >> 2] >> ((lane & 3) * 8)) & 0xffu;
-      const unsigned lanes_with_end = __ballot_sync(kFull, em != 0u);
-      T acc = a.identity, pre = a.identity;
-      bool closed = false;
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        acc = S::add(acc, x[i]);
-        if ((em >> i) & 1u) {
-          if (closed) {
-            put(r0 + stage_row[8 * lane + i], acc, true);
-          } else {
-            pre = acc;
-          }
-          acc = a.identity;
-          closed = true;
-        }
-      }
-      // Inclusive scan of the open tails, restarting at each lane with an end: in step `off` a
-      // lane adds the value `off` lanes up unless one of the lanes (lane - off, lane] has an end.
-      T sv = acc;
-#pragma unroll
-      for (int off = 1; off < 32; off <<= 1) {
-        const T up = __shfl_up_sync(kFull, sv, off);
-        if (lane >= off && ((lanes_with_end >> (lane - off + 1)) & ((1u << off) - 1u)) == 0u) {
-          sv = S::add(up, sv);
-        }
-      }
-      T carry = __shfl_up_sync(kFull, sv, 1);
-      if (lane == 0) carry = a.identity;
-      if (closed) {
-        put(r0 + stage_row[8 * lane + (__ffs(em) - 1)], S::add(carry, pre), true);
-      }
+      reduce_warp_run<S>(a, d, q0, q1, stage, ends, lane, put);
       __syncwarp();
     }
     task = next;
