@@ -227,8 +227,8 @@ const Graph<I, V>& Graph<I, V>::transpose() const {
     std::int64_t* c = offsets.data() + static_cast<std::size_t>(b) * buckets;
     for (std::int64_t k = rp[bounds[b]]; k < rp[bounds[b + 1]]; ++k) ++c[ci[k] >> kBucketBits];
   }
-  // Exclusive scan in (bucket, thread) order: buckets x threads steps, no more than one per entry
-  // or per 2^14 columns.
+  // Exclusive scan in (bucket, thread) order: buckets x threads steps (one per thread for every
+  // 2^14 columns), sequential.
   std::int64_t running = 0;
   for (std::int64_t bk = 0; bk < buckets; ++bk) {
     bucket_start[bk] = running;
