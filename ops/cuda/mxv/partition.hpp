@@ -86,6 +86,22 @@ struct RowBlocks {
   std::vector<RowBlockLong> longs;
   std::int64_t pieces = 0;
 };
+
+/// Appends row r, whose entries start at `begin`, cut into ceil(len / piece) pieces of at most
+/// `piece` entries: one RowBlockLong and a kRowBlockPiece task per piece, whose partials take the
+/// next slots (rb.pieces grows by the count).
+inline void append_row_pieces(RowBlocks& rb, std::int64_t r, std::int64_t begin, std::int64_t len,
+                              std::int64_t piece) {
+  const std::int64_t count = (len + piece - 1) / piece;
+  rb.longs.push_back({r, rb.pieces, count});
+  for (std::int64_t p = 0; p < count; ++p) {
+    rb.desc.push_back({r, begin + p * piece, 1,
+                       static_cast<std::int32_t>(std::min(piece, len - p * piece)), kRowBlockPiece,
+                       static_cast<std::int32_t>(rb.pieces + p)});
+  }
+  rb.pieces += count;
+}
+
 template <class I>
 RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads,
                            std::int64_t long_factor = kRowBlockLongFactor,
@@ -105,14 +121,7 @@ RowBlocks build_row_blocks(const I* row_ptr, std::int64_t n, int block_threads,
       if (len <= piece) {
         rb.desc.push_back({r, at(r), 1, static_cast<std::int32_t>(len), kRowBlockSingle, 0});
       } else {
-        const std::int64_t count = (len + piece - 1) / piece;
-        rb.longs.push_back({r, rb.pieces, count});
-        for (std::int64_t p = 0; p < count; ++p) {
-          rb.desc.push_back({r, at(r) + p * piece, 1,
-                             static_cast<std::int32_t>(std::min(piece, len - p * piece)),
-                             kRowBlockPiece, static_cast<std::int32_t>(rb.pieces + p)});
-        }
-        rb.pieces += count;
+        append_row_pieces(rb, r, at(r), len, piece);
       }
       ++r;
       continue;

@@ -72,14 +72,7 @@ RowBlocks build_row_block_warp_runs(const I* row_ptr, std::int64_t n) {
   while (r < n) {
     const std::int64_t len = at(r + 1) - at(r);
     if (len > nb) {
-      const std::int64_t count = (len + nb - 1) / nb;
-      rb.longs.push_back({r, rb.pieces, count});
-      for (std::int64_t p = 0; p < count; ++p) {
-        rb.desc.push_back({r, at(r) + p * nb, 1,
-                           static_cast<std::int32_t>(std::min(nb, len - p * nb)), kRowBlockPiece,
-                           static_cast<std::int32_t>(rb.pieces + p)});
-      }
-      rb.pieces += count;
+      append_row_pieces(rb, r, at(r), len, nb);
       ++r;
       continue;
     }
