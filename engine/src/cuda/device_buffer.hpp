@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/src/cuda/cuda_check.hpp"
+#include "engine/src/cuda/transfer.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -67,14 +68,12 @@ class DeviceBuffer {
 };
 
 /// A device copy of `v` (a buffer of exactly its bytes; none for an empty vector) with the copy
-/// enqueued on `stream`. `v` must outlive the copy: synchronize the stream before it dies.
+/// enqueued on `stream` (staged through pinned buffers when large: transfer.hpp). `v` may change
+/// once this returns; the device copy completes in stream order.
 template <class X>
 DeviceBuffer upload_async(const std::vector<X>& v, const char* what, cudaStream_t stream) {
   DeviceBuffer b(v.size() * sizeof(X), what);
-  if (!v.empty()) {
-    SPINDLE_CUDA_CHECK(
-        cudaMemcpyAsync(b.get(), v.data(), b.bytes(), cudaMemcpyHostToDevice, stream));
-  }
+  copy_to_device(b.get(), v.data(), b.bytes(), stream);
   return b;
 }
 

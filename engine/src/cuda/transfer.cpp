@@ -66,7 +66,6 @@ void make_staging(Staging& s) {
       return;
     }
   }
-  on_release(release_staging);
 }
 
 // memcpy of one chunk with the host's threads (one thread per MB, at most all of them).
@@ -92,6 +91,11 @@ void host_copy(void* dst, const void* src, std::size_t bytes) {
 // (below kStagedCopyMinBytes, or no pinned memory could be had).
 std::unique_lock<std::mutex> lock_staging_for(std::size_t bytes) {
   if (bytes < kStagedCopyMinBytes) return {};
+  // Registered once, before the staging mutex is taken: release_device_resources() holds the
+  // registry's mutex while it calls release_staging, which takes the staging mutex, so taking
+  // them the other way round could deadlock.
+  static const bool registered = (on_release(release_staging), true);
+  (void)registered;
   Staging& s = staging();
   std::unique_lock<std::mutex> lock(s.mutex);
   make_staging(s);
