@@ -377,8 +377,9 @@ __device__ __forceinline__ void read_eight(const T* stage, int lane, T (&x)[8]) 
   }
 }
 
-/// Steps 2-4 of the runs kernel's reduction (below) for one run of whole rows, once the warp has
-/// staged the run's products (entry t at stage[t]) and synchronized: every row's sum goes out
+/// The runs kernel's reduction (below) for one run of whole rows from the point where the warp
+/// has staged the run's products (entry t at stage[t]) and synchronized: every lane takes its 8
+/// consecutive products (the rest of step 1), then steps 2-4; every row's sum goes out
 /// through put(row, value, has), empty rows as put(row, identity, false). q0 / q1 hold
 /// row_ptr[r0 + lane] / row_ptr[r0 + 32 + lane]; `ends` is the warp's kRowBlockWarpEndWords words
 /// of row-end bits. The stage is reused for the rows' places; the caller synchronizes the warp
