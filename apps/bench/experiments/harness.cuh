@@ -288,4 +288,21 @@ void run_rmat_cases(int scale, F&& run) {
   }
 }
 
+// main() of the warp-form experiments without options of their own: `[scale] [--reps N]` (scale
+// 22 by default), then run_rmat_cases(scale, run).
+template <class F>
+int rmat_main(int argc, char** argv, F&& run) {
+  int scale = 22;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--reps" && i + 1 < argc) {
+      g_reps = atoi(argv[++i]);
+    } else {
+      scale = atoi(argv[i]);
+    }
+  }
+  run_rmat_cases(scale, run);
+  return 0;
+}
+
 }  // namespace harness

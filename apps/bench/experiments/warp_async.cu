@@ -262,19 +262,9 @@ void run_case(const std::string& name, const Graph<std::int32_t, Pattern>& G, in
 }
 
 int main(int argc, char** argv) {
-  int scale = 22;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    if (s == "--reps") {
-      g_reps = atoi(argv[++i]);
-    } else {
-      scale = atoi(argv[i]);
-    }
-  }
-  harness::run_rmat_cases(
-      scale, [](auto values, const std::string& name, const auto& G, int sms, std::int64_t optin) {
-        using VV = std::conditional_t<decltype(values)::value, float, Pattern>;
-        run_case<VV>(name, G, sms, optin);
+  return harness::rmat_main(
+      argc, argv,
+      [](auto values, const std::string& name, const auto& G, int sms, std::int64_t optin) {
+        run_case<std::conditional_t<decltype(values)::value, float, Pattern>>(name, G, sms, optin);
       });
-  return 0;
 }
