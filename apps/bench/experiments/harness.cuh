@@ -3,8 +3,9 @@
 // checks that exit with the call site, uploads, and the two timers (events on the legacy stream;
 // wall clock around batches, for code that runs on Spindle's own stream), and cuSPARSE's SpMV
 // baseline, output poisoning and the error check against a host product, one case's data on both
-// sides (Case), and the two R-MAT cases of the warp-form experiments. Used by floor.cu,
-// warp_cold.cu and warp_rows.cu; the older harnesses keep their own copies.
+// sides (Case), and the two R-MAT cases of the warp-form experiments with their main()
+// (rmat_main). Used by floor.cu, warp_async.cu, warp_cold.cu and warp_rows.cu; the older
+// harnesses keep their own copies.
 #pragma once
 
 #include <cuda_runtime.h>
