@@ -54,9 +54,6 @@
 using namespace spindle;
 using namespace spindle::detail::cuda;
 
-// Weak: the library's own definition (mxv_common.cu) wins when libspindle.a provides it.
-__attribute__((weak)) bool spindle::detail::cuda::carry_fixup_skipped() noexcept { return false; }
-
 using harness::g_reps;
 using harness::time_ms;
 using harness::upload;
