@@ -47,7 +47,6 @@
 using namespace spindle;
 using namespace spindle::detail::cuda;
 
-using harness::g_reps;
 using harness::time_ms;
 using harness::upload;
 

@@ -54,7 +54,6 @@
 using namespace spindle;
 using namespace spindle::detail::cuda;
 
-using harness::g_reps;
 using harness::time_ms;
 using harness::upload;
 
