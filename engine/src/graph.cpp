@@ -166,6 +166,12 @@ const GraphStats& Graph<I, V>::stats() const {
 }
 
 template <class I, class V>
+bool Graph<I, V>::has_transpose() const {
+  std::lock_guard<std::recursive_mutex> lock(data_->mutex);
+  return data_->transpose != nullptr;
+}
+
+template <class I, class V>
 const Graph<I, V>& Graph<I, V>::transpose() const {
   std::lock_guard<std::recursive_mutex> lock(data_->mutex);
   if (data_->transpose) return *data_->transpose;

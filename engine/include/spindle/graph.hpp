@@ -96,6 +96,8 @@ class Graph {
   const GraphStats& stats() const;
   /// The transpose A^T, as a graph of the same types (cached).
   const Graph& transpose() const;
+  /// Whether transpose() has been built already (so a call to it costs nothing).
+  bool has_transpose() const;
   /// Stored entries per row (cached).
   const std::vector<I>& out_degrees() const;
   /// Stored entries per column (cached).

@@ -35,17 +35,19 @@ MxvShape mxv_shape(const Graph<I, V>& A, bool transpose_a, bool vxm) {
 /// OutputStage), and completes the degenerate cases (no output entries, no stored entries; on the
 /// host, committed). Returns true when a kernel still has to run: it writes out.get(), and the
 /// caller commits. `on_host`: the kernel runs on the CPU backend (see stage_vector_output).
+/// `build_transpose` false leaves A^T unbuilt for a call that may not need it (vxm's push: the
+/// pull's planning builds it if the push is declined).
 template <class T, class I, class V>
 bool mxv_prologue(const char* op, OutputStage<Vector<T>>& out, const Mask& mask, Accum accum,
                   const Graph<I, V>& A, const Vector<T>& u, const Descriptor& desc, bool vxm,
-                  bool on_host) {
+                  bool on_host, bool build_transpose = true) {
   const MxvShape s = mxv_shape(A, desc.transpose_a, vxm);
   check_no_alias(op, &u, &out.target(), "u", "w");
   check_dim(op, "u", u.size(), "entries", s.out_is_rows ? "A's column count" : "A's row count",
             s.in_n);
   // The planner's statistics and the CPU kernels read A^T for vxm / transpose_a: build it (it is
   // cached on A) before the call allocates its result.
-  if (s.out_n > 0 && A.nnz() > 0 && !s.out_is_rows) (void)A.transpose();
+  if (build_transpose && s.out_n > 0 && A.nnz() > 0 && !s.out_is_rows) (void)A.transpose();
   if (on_host && s.out_n > 0 && A.nnz() > 0) host_inputs(u);
   out = prepare_vector_output(op, out.target(), s.out_n, mask, accum,
                               s.out_is_rows ? "A's row count" : "A's column count",
