@@ -2,9 +2,13 @@
 // Public mxv / vxm: validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
 #include "spindle/ops/mxv.hpp"
 
+#include <string>
+#include <utility>
+
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/vxm_push.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/detail/prologue.hpp"
 
@@ -62,11 +66,29 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
          const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   detail::OutputStage<Vector<typename S::value_type>> out(w);
-  if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, device != Device::Cuda))
+  // Push or pull (ops/core/vxm_push.hpp): decided before anything builds A^T (the prologue for a
+  // pull, the pull's statistics). Only calls that could push count their input's terms.
+  const bool push_candidate = detail::push_candidate(device, S::kind, desc, u.is_full(), A.nnz());
+  if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, device != Device::Cuda,
+                            /*build_transpose=*/!push_candidate))
     return;
-  const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true),
-                                     mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc),
-                                     device, device_caps(), desc);
+  const detail::MxvInfo info = mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc);
+  std::string push_note;
+  if (push_candidate) {
+    const detail::PushInput in = detail::cuda::vxm_push_input(u, A);
+    detail::PushDecision d =
+        detail::plan_vxm_push_cuda(A.stats(), info, in, A.has_transpose(), desc);
+    if (d.push) {
+      log_plan(d.plan);
+      detail::cuda::vxm_push<S>(d.plan, in, out.get(), mask, accum, u, A, desc.replace);
+      out.commit();
+      return;
+    }
+    push_note = std::move(d.note);
+  }
+  Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true), info, device,
+                               device_caps(), desc);
+  if (!push_note.empty()) plan.reason += " (" + push_note + ")";
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::vxm<S>(plan, out.get(), mask, accum, u, A, desc.transpose_a, desc.replace);

@@ -14,6 +14,7 @@
 
 #include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/vxm_push.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
 
 namespace spindle::detail {
@@ -157,7 +158,14 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
     case MxvKernel::SellP:
       return "sell_p is not implemented";
     case MxvKernel::PushScatter:
-      return "push_scatter is not implemented (vxm pulls over the cached transpose)";
+      if (info.op != OpKind::Vxm || info.transpose_a) {
+        return "push_scatter runs vxm over the rows of A only (not mxv or a transposed vxm)";
+      }
+      if (push_monoid(info.semiring) == PushMonoid::None) {
+        return "push_scatter needs a min, max, lor or any monoid (a plus would depend on the "
+               "order the atomics land in)";
+      }
+      return "";  // vxm runs it before any pull planning (ops/core/vxm_push.hpp)
     case MxvKernel::Cusparse:
       if (info.semiring != SemiringKind::PlusTimes) return "cuSPARSE computes plus_times only";
       if (info.masked || info.accum) return "cuSPARSE has no mask or accumulator";

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ops/core/planner.hpp"
+#include "ops/core/vxm_push.hpp"
 
 namespace spindle {
 namespace {
@@ -239,6 +240,92 @@ TEST(PlannerCuda, VxmPlansSayTheyPullOverTheTranspose) {
   const Plan p = plan(kRmat22, info);
   EXPECT_EQ(p.op, OpKind::Vxm);
   EXPECT_NE(p.reason.find("transpose"), std::string::npos) << p.reason;
+}
+
+// vxm's push or pull (ops/core/vxm_push.hpp): a sparse input whose terms are a small share of A's
+// entries pushes; a plus monoid, a full input, a small graph or a large share pulls, and says why.
+TEST(PlannerCuda, VxmPushesSparseInputsWithExactMonoidsOnly) {
+  detail::MxvInfo info;
+  info.op = OpKind::Vxm;
+  info.semiring = SemiringKind::AnyPair;
+  info.input_full = false;
+  detail::PushInput frontier;
+  frontier.present = 1000;
+  frontier.sources = 900;
+  frontier.edges = 20000;
+  const detail::PushDecision d = detail::plan_vxm_push_cuda(kRmat22, info, frontier, true, {});
+  EXPECT_TRUE(d.push) << d.note;
+  EXPECT_EQ(d.plan.mxv, MxvKernel::PushScatter);
+  EXPECT_EQ(d.plan.op, OpKind::Vxm);
+  EXPECT_EQ(d.plan.device, Device::Cuda);
+  EXPECT_FALSE(d.plan.forced);
+  EXPECT_NE(d.plan.reason.find("20000 out-entries"), std::string::npos) << d.plan.reason;
+
+  detail::PushInput big = frontier;
+  big.edges = kRmat22.nnz / 2;
+  const detail::PushDecision pull = detail::plan_vxm_push_cuda(kRmat22, info, big, true, {});
+  EXPECT_FALSE(pull.push);
+  EXPECT_NE(pull.note.find("above"), std::string::npos) << pull.note;
+  // Without a transpose yet, the same input pushes: the pull would build A^T on the host first.
+  const detail::PushDecision fresh = detail::plan_vxm_push_cuda(kRmat22, info, big, false, {});
+  EXPECT_TRUE(fresh.push) << fresh.note;
+  EXPECT_NE(fresh.plan.reason.find("transpose"), std::string::npos) << fresh.plan.reason;
+
+  detail::MxvInfo plus = info;
+  plus.semiring = SemiringKind::PlusTimes;
+  EXPECT_FALSE(detail::plan_vxm_push_cuda(kRmat22, plus, frontier, false, {}).push);
+  detail::MxvInfo full = info;
+  full.input_full = true;
+  EXPECT_FALSE(detail::plan_vxm_push_cuda(kRmat22, full, frontier, false, {}).push);
+  EXPECT_FALSE(detail::plan_vxm_push_cuda(kSmallMesh, info, {3, 3, 9}, false, {}).push);
+  // A mid-sized graph (1e6 entries) pushes a tiny input while it has no transpose, and pulls it
+  // once the transpose exists (the pull is then shorter than the push's fixed cost).
+  const GraphStats mid = stats(100000, 1000000, 20.0, 5000, 100);
+  EXPECT_TRUE(detail::plan_vxm_push_cuda(mid, info, {3, 3, 90}, false, {}).push);
+  const detail::PushDecision mid_pull = detail::plan_vxm_push_cuda(mid, info, {3, 3, 90}, true, {});
+  EXPECT_FALSE(mid_pull.push);
+  EXPECT_NE(mid_pull.note.find("once the transpose is built"), std::string::npos) << mid_pull.note;
+
+  // Forced: pushes whatever the share, if the monoid allows it.
+  Descriptor forced;
+  forced.force(MxvKernel::PushScatter);
+  const detail::PushDecision f = detail::plan_vxm_push_cuda(kRmat22, full, big, true, forced);
+  EXPECT_TRUE(f.push);
+  EXPECT_TRUE(f.plan.forced);
+  EXPECT_FALSE(detail::plan_vxm_push_cuda(kRmat22, plus, frontier, true, forced).push);
+
+  // Which calls pay for the input count at all.
+  EXPECT_TRUE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, false, 1 << 20));
+  EXPECT_FALSE(detail::push_candidate(Device::Cpu, SemiringKind::MinPlus, {}, false, 1 << 20));
+  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::PlusTimes, {}, false, 1 << 20));
+  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, true, 1 << 20));
+  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, false, 100));
+  EXPECT_TRUE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, forced, true, 100));
+  Descriptor transposed;
+  transposed.with_transpose_a(true);
+  EXPECT_FALSE(
+      detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, transposed, false, 1 << 20));
+  Descriptor other;
+  other.force(MxvKernel::RowBlock);
+  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, other, false, 1 << 20));
+}
+
+TEST(PlannerCuda, AForcedPushThatCannotRunFallsBackWithAReason) {
+  Descriptor d;
+  d.force(MxvKernel::PushScatter);
+  detail::MxvInfo info;
+  info.op = OpKind::Vxm;  // plus_times: no push monoid
+  const Plan p = plan(kRmat22, info, d);
+  EXPECT_NE(p.mxv, MxvKernel::PushScatter);
+  EXPECT_NE(p.reason.find("min, max, lor or any"), std::string::npos) << p.reason;
+  const Plan m = plan(kRmat22, {}, d);  // an mxv
+  EXPECT_NE(m.mxv, MxvKernel::PushScatter);
+  EXPECT_NE(m.reason.find("vxm over the rows of A only"), std::string::npos) << m.reason;
+  // With a push monoid the forced push stands (what plan_for_vxm and `--kernel` warnings see).
+  info.semiring = SemiringKind::MinPlus;
+  const Plan ok = plan(kRmat22, info, d);
+  EXPECT_EQ(ok.mxv, MxvKernel::PushScatter) << ok.reason;
+  EXPECT_TRUE(ok.forced);
 }
 
 }  // namespace

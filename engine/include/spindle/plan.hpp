@@ -24,7 +24,7 @@ enum class Device : std::uint8_t {
 /// Operations the planner knows.
 enum class OpKind : std::uint8_t { Mxv, Vxm, Mxm, Sddmm };
 
-/// SpMV kernels (mxv; vxm runs as mxv over the cached transpose).
+/// SpMV kernels (mxv; vxm runs as mxv over the cached transpose, or as push_scatter).
 enum class MxvKernel : std::uint8_t {
   Auto,               ///< let the planner decide
   CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks (merge-path split of rows)
@@ -37,7 +37,8 @@ enum class MxvKernel : std::uint8_t {
   SlicedCoo,          ///< small graphs: whole rows in slots at fixed offsets, entries stored with
                       ///< their rows (sliced COO), segmented scan; one level of loads fewer
   SellP,              ///< sliced ELL (002 §3.5): not implemented; forcing it falls back, logged
-  PushScatter,        ///< vxm as a push: not implemented; forcing it falls back, logged
+  PushScatter,        ///< vxm as a push over the rows of A, no transpose: the input's present
+                      ///< entries scatter with atomic min / max / or (exact monoids only)
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
 };
 

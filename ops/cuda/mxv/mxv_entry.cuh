@@ -267,9 +267,9 @@ inline MxvKernel runnable_kernel(const Plan& plan, bool cusparse_ok, std::int64_
       why = "sell_p is not implemented in this build";
       return MxvKernel::MergePath;
     case MxvKernel::PushScatter:
-      why =
-          "push_scatter is not implemented (vxm pulls over the cached transpose: atomics would "
-          "make float plus non-deterministic)";
+      // vxm's push runs before any pull (ops/cuda/mxv/push_scatter.cuh); a plan that reaches the
+      // pull kernels with it (an mxv, or a transposed vxm) has nothing to push over.
+      why = "push_scatter runs vxm over the rows of A only (not mxv or a transposed vxm)";
       return MxvKernel::MergePath;
     default:
       why = std::string(to_string(plan.mxv)) + " is not a CUDA kernel";
