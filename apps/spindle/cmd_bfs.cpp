@@ -45,7 +45,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
 
   const InputOptions io = input_options(p, ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);
-  warn_if_forced_kernel_falls_back(in, ex);
+  warn_if_forced_kernel_falls_back(in, ex, SemiringKind::AnyPair);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("bfs needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));

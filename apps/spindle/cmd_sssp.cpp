@@ -82,7 +82,7 @@ int cmd_sssp(const std::vector<std::string>& args) {
 
   const InputOptions io = input_options(p, ValueMode::AsFile);
   Input in = load_input(p.operand_value(0), io);
-  warn_if_forced_kernel_falls_back(in, ex);
+  warn_if_forced_kernel_falls_back(in, ex, SemiringKind::MinPlus);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("sssp needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));

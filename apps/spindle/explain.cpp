@@ -11,6 +11,7 @@
 // vxm warning use the public planning entry points (plan_for_*, with a target DeviceCaps for
 // --explain).
 #include "../../ops/core/planner.hpp"
+#include "../../ops/core/vxm_push.hpp"
 
 namespace spindle::cli {
 
@@ -68,14 +69,22 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
   return out;
 }
 
-void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex) {
+void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex, SemiringKind semiring) {
   if (ex.desc.mxv_kernel == MxvKernel::Auto) return;
+  // A push runs on CUDA wherever the monoid allows it (ops/core/vxm_push.hpp); asking the planner
+  // below would build the transpose the push is there to avoid.
+  if (ex.desc.mxv_kernel == MxvKernel::PushScatter && ex.device == Device::Cuda &&
+      detail::push_monoid(semiring) != detail::PushMonoid::None) {
+    return;
+  }
   Descriptor desc = ex.desc;
   desc.device = ex.device;
   visit_graph(in.graph, [&](const auto& g) {
-    const Plan plan =
-        ex.use_double ? plan_for_vxm<semiring::plus_times<double>>(g, Mask{}, Accum::none(), desc)
-                      : plan_for_vxm<semiring::plus_times<float>>(g, Mask{}, Accum::none(), desc);
+    auto plan_with = [&](auto s) {
+      return plan_for_vxm<decltype(s)>(g, Mask{}, Accum::none(), desc);
+    };
+    const Plan plan = ex.use_double ? visit_semiring<double>(semiring, plan_with)
+                                    : visit_semiring<float>(semiring, plan_with);
     if (!plan.forced) warn("--kernel %s: %s", to_string(ex.desc.mxv_kernel), plan.reason.c_str());
   });
 }

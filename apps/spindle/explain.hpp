@@ -13,6 +13,7 @@
 #include "json.hpp"
 #include "spindle/descriptor.hpp"
 #include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
 
 namespace spindle::cli {
 
@@ -39,7 +40,9 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
 /// When `ex` forces an mxv kernel that the planner would not run on ex.device for this graph
 /// (e.g. a CUDA kernel on the CPU), prints one warning with the planner's reason, so a
 /// benchmark run never silently measures another kernel.
-void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex);
+/// `semiring`: the one the command's vxm calls use (push_scatter runs for min / max / or / any).
+void warn_if_forced_kernel_falls_back(const Input& in, const Execution& ex,
+                                      SemiringKind semiring = SemiringKind::PlusTimes);
 
 /// The same for a forced mxm kernel (gcn --kernel), planned for dense width `width`.
 void warn_if_forced_mxm_kernel_falls_back(const Input& in, const Execution& ex, MxmKernel kernel,
