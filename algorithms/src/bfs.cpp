@@ -64,22 +64,28 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     depth = d + 1;
   }
 
-  // Package: absent -> -1 (a host-side copy of the result, not a graph traversal).
+  // Package: absent -> -1 (a host-side copy of the result, not a graph traversal). The arrays are
+  // read whole (one download each): per-entry present(v) / operator[] calls check the device
+  // copy's state every time.
   BfsResult result;
   result.depth = depth;
   result.level.assign(static_cast<std::size_t>(n), -1);
-  for (std::int64_t v = 0; v < n; ++v) {
-    if (level.present(v)) {
-      result.level[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(level[v]);
-      ++result.reached;
+  {
+    const std::vector<Id>& lv = level.values();
+    const std::vector<std::uint8_t>& lp = level.bitmap();
+    for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) {
+      if (lp.empty() || lp[v] != 0) {
+        result.level[v] = static_cast<std::int64_t>(lv[v]);
+        ++result.reached;
+      }
     }
   }
   if (o.parents) {
     result.parent.assign(static_cast<std::size_t>(n), -1);
-    for (std::int64_t v = 0; v < n; ++v) {
-      if (parent.present(v)) {
-        result.parent[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(parent[v]) - 1;
-      }
+    const std::vector<Id>& pv = parent.values();
+    const std::vector<std::uint8_t>& pp = parent.bitmap();
+    for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) {
+      if (pp.empty() || pp[v] != 0) result.parent[v] = static_cast<std::int64_t>(pv[v]) - 1;
     }
   }
   return result;

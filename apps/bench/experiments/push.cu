@@ -254,6 +254,17 @@ int main(int argc, char** argv) {
   BuildOptions o;
   o.duplicates = DuplicatePolicy::Collapse;
   const std::string s = std::to_string(scale);
+  if (std::getenv("PUSH_WHOLE_ONLY") != nullptr) {
+    for (int r = 0; r < 2; ++r) {
+      whole_bfs(
+          [&] {
+            return build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 42),
+                                                      o);
+          },
+          "R-MAT " + s);
+    }
+    return 0;
+  }
   {
     auto G = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(scale, 16, 42), o);
     sweep(G, "R-MAT " + s);
