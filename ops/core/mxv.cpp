@@ -68,7 +68,9 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
   detail::OutputStage<Vector<typename S::value_type>> out(w);
   // Push or pull (ops/core/vxm_push.hpp): decided before anything builds A^T (the prologue for a
   // pull, the pull's statistics). Only calls that could push count their input's terms.
-  const bool push_candidate = detail::push_candidate(device, S::kind, desc, u.is_full(), A.nnz());
+  const bool transpose_cached = A.has_transpose();
+  const bool push_candidate =
+      detail::push_candidate(device, S::kind, desc, u.is_full(), A.nnz(), transpose_cached);
   if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, device != Device::Cuda,
                             /*build_transpose=*/!push_candidate))
     return;
@@ -77,7 +79,7 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
   if (push_candidate) {
     const detail::PushInput in = detail::cuda::vxm_push_input(u, A);
     detail::PushDecision d =
-        detail::plan_vxm_push_cuda(A.stats(), info, in, A.has_transpose(), desc);
+        detail::plan_vxm_push_cuda(A.stats(), info, in, transpose_cached, desc);
     if (d.push) {
       log_plan(d.plan);
       detail::cuda::vxm_push<S>(d.plan, in, out.get(), mask, accum, u, A, desc.replace);

@@ -10,8 +10,8 @@ namespace spindle::detail {
 namespace {
 
 // With A^T built already, the push runs while its terms are at most this share of A's entries,
-// on graphs of at least kPushMinNnzWithTranspose entries. The pull reads every entry of A^T
-// whatever the input (its cost barely moves with a mask or a sparse u); the push costs about
+// on graphs of at least kPushMinNnzWithTranspose entries (vxm_push.hpp). The pull reads every entry
+// of A^T whatever the input (its cost barely moves with a mask or a sparse u); the push costs about
 // 0.08 ms of passes over the rows and columns on R-MAT 22 plus its terms, each an atomic or a
 // store at a random output. apps/bench/experiments/push.cu on an H200 (ms per call to its end,
 // push / pull over the planner's pull kernel; ops/cuda/mxv/NOTES.md "vxm as a push"):
@@ -22,9 +22,6 @@ namespace {
 // A mask that rules out most outputs (a BFS's visited set) makes the push cheaper than its share
 // says (R-MAT 22 level 4: 54% of the terms, push 0.368 / pull 0.459); the rule ignores that.
 constexpr double kPushEdgeShare = 0.25;
-// The push's fixed cost against the pull at its smallest: R-MAT 18 (4.2 M entries) a tiny input
-// 0.062 ms pushed, 0.041 pulled; R-MAT 20 (16.8 M) 0.063 / 0.121.
-constexpr std::int64_t kPushMinNnzWithTranspose = std::int64_t{1} << 23;
 // Without A^T yet, the pull would first build it on the host (R-MAT 22: 212-266 ms on 16 cores,
 // then 23 ms of upload), more than all of a BFS's pushes (R-MAT 22, every level pushed: 1.28 ms
 // of device time): the push runs up to this share (every input that is not full) from kPushMinNnz

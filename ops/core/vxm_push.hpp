@@ -4,8 +4,9 @@
 /// @brief vxm as a push (MxvKernel::PushScatter): w<mask> = accum(w, u ⊕.⊗ A) computed over the
 /// rows of A itself, each present u(i) scattering mul(A(i,j), u(i)) into t(j), instead of a pull
 /// over the cached transpose. Work follows the input's present entries and their out-entries, so
-/// a sparse u (a BFS or SSSP frontier) costs its own edges plus two O(cols) passes, where the pull
-/// walks every entry of A^T; and no transpose is built or uploaded.
+/// a sparse u (a BFS or SSSP frontier) costs its own edges plus a few passes over the rows and
+/// columns (about 0.08 ms on R-MAT 22, H200), where the pull walks every entry of A^T; and no
+/// transpose is built or uploaded.
 ///
 /// Atomics land in no fixed order, so only monoids whose result does not depend on the order run
 /// as a push (push_monoid): min and max (an atomic min / max of an order-preserving integer key;
@@ -66,20 +67,25 @@ struct PushInput {
 
 /// Graphs below this many entries never push on the planner's own choice: the pull is one
 /// launch-bound kernel there (a few microseconds) and its transpose costs under a millisecond to
-/// build, where the push is five launches and a read-back. With A^T built, the push needs more
-/// (kPushMinNnzWithTranspose in planner_push.cpp).
+/// build, where the push is five launches and a read-back.
 inline constexpr std::int64_t kPushMinNnz = std::int64_t{1} << 17;
+/// Once A^T is built, the push's fixed cost is worth it from this many entries: R-MAT 18 (4.2 M
+/// entries, H200) a tiny input 0.062 ms pushed against 0.041 pulled, R-MAT 20 (16.8 M) 0.063
+/// against 0.121 (apps/bench/experiments/push.cu).
+inline constexpr std::int64_t kPushMinNnzWithTranspose = std::int64_t{1} << 23;
 
 /// Whether a vxm call is one the push could run: CUDA, a push monoid, vxm over A itself (not
 /// transposed), and either forced or planned by rule (an input with absent entries on a graph of
-/// at least kPushMinNnz entries). Only such calls pay for vxm_push_input's read-back.
+/// at least kPushMinNnz entries, kPushMinNnzWithTranspose once A^T is built). Only such calls pay
+/// for vxm_push_input's read-back.
 inline bool push_candidate(Device device, SemiringKind s, const Descriptor& desc, bool input_full,
-                           std::int64_t nnz) {
+                           std::int64_t nnz, bool transpose_cached) {
   if (device != Device::Cuda || desc.transpose_a || push_monoid(s) == PushMonoid::None) {
     return false;
   }
   if (desc.mxv_kernel == MxvKernel::PushScatter) return true;
-  return desc.mxv_kernel == MxvKernel::Auto && !input_full && nnz >= kPushMinNnz;
+  return desc.mxv_kernel == MxvKernel::Auto && !input_full &&
+         nnz >= (transpose_cached ? kPushMinNnzWithTranspose : kPushMinNnz);
 }
 
 /// The planner's decision between the push and the pull for a push candidate: `push` true with

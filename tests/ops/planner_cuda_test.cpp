@@ -294,20 +294,26 @@ TEST(PlannerCuda, VxmPushesSparseInputsWithExactMonoidsOnly) {
   EXPECT_TRUE(f.plan.forced);
   EXPECT_FALSE(detail::plan_vxm_push_cuda(kRmat22, plus, frontier, true, forced).push);
 
-  // Which calls pay for the input count at all.
-  EXPECT_TRUE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, false, 1 << 20));
-  EXPECT_FALSE(detail::push_candidate(Device::Cpu, SemiringKind::MinPlus, {}, false, 1 << 20));
-  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::PlusTimes, {}, false, 1 << 20));
-  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, true, 1 << 20));
-  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, {}, false, 100));
-  EXPECT_TRUE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, forced, true, 100));
+  // Which calls pay for the input count at all (a mid-sized graph only while it has no
+  // transpose: afterwards the rule would pull it anyway).
+  const auto cand = [](Device dev, SemiringKind k, const Descriptor& desc, bool full,
+                       std::int64_t nnz, bool cached) {
+    return detail::push_candidate(dev, k, desc, full, nnz, cached);
+  };
+  EXPECT_TRUE(cand(Device::Cuda, SemiringKind::MinPlus, {}, false, 1 << 20, false));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::MinPlus, {}, false, 1 << 20, true));
+  EXPECT_TRUE(cand(Device::Cuda, SemiringKind::MinPlus, {}, false, 1 << 24, true));
+  EXPECT_FALSE(cand(Device::Cpu, SemiringKind::MinPlus, {}, false, 1 << 20, false));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::PlusTimes, {}, false, 1 << 20, false));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::MinPlus, {}, true, 1 << 20, false));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::MinPlus, {}, false, 100, false));
+  EXPECT_TRUE(cand(Device::Cuda, SemiringKind::MinPlus, forced, true, 100, true));
   Descriptor transposed;
   transposed.with_transpose_a(true);
-  EXPECT_FALSE(
-      detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, transposed, false, 1 << 20));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::MinPlus, transposed, false, 1 << 20, false));
   Descriptor other;
   other.force(MxvKernel::RowBlock);
-  EXPECT_FALSE(detail::push_candidate(Device::Cuda, SemiringKind::MinPlus, other, false, 1 << 20));
+  EXPECT_FALSE(cand(Device::Cuda, SemiringKind::MinPlus, other, false, 1 << 20, false));
 }
 
 TEST(PlannerCuda, AForcedPushThatCannotRunFallsBackWithAReason) {
