@@ -395,32 +395,32 @@ void vxm_push(const Plan& plan, const PushInput& in, Vector<typename S::value_ty
     const std::size_t sizes[] = {
         acc_bytes,                                                                    // acc
         static_cast<std::size_t>(m),                                                  // has
-        0,                                                                            // (unused)
         static_cast<std::size_t>(std::max<std::int64_t>(in.sources, 1)) * sizeof(I),  // src
         static_cast<std::size_t>(in.sources + 1) * sizeof(std::int64_t),              // len
         static_cast<std::size_t>(in.sources + 1) * sizeof(std::int64_t),              // off
         static_cast<std::size_t>(tiles + 1) * sizeof(std::int64_t),                   // tile_src
         sizeof(std::int64_t),                 // selected count
         std::max(select_bytes, scan_bytes)};  // CUB
+    constexpr int kParts = static_cast<int>(sizeof sizes / sizeof sizes[0]);
     std::size_t total = 0;
     for (std::size_t s : sizes) total += push_align(s);
     auto* base = static_cast<unsigned char*>(ctx.scratch(total));
-    unsigned char* parts[9];
+    unsigned char* parts[kParts];
     {
       std::size_t at = 0;
-      for (int q = 0; q < 9; ++q) {
+      for (int q = 0; q < kParts; ++q) {
         parts[q] = base + at;
         at += push_align(sizes[q]);
       }
     }
     a.acc = acc_bytes > 0 ? parts[0] : nullptr;
     a.has = parts[1];
-    auto* src = reinterpret_cast<I*>(parts[3]);
-    auto* len = reinterpret_cast<std::int64_t*>(parts[4]);
-    auto* off = reinterpret_cast<std::int64_t*>(parts[5]);
-    auto* tile_src = reinterpret_cast<std::int64_t*>(parts[6]);
-    auto* selected = reinterpret_cast<std::int64_t*>(parts[7]);
-    void* cub_temp = parts[8];
+    auto* src = reinterpret_cast<I*>(parts[2]);
+    auto* len = reinterpret_cast<std::int64_t*>(parts[3]);
+    auto* off = reinterpret_cast<std::int64_t*>(parts[4]);
+    auto* tile_src = reinterpret_cast<std::int64_t*>(parts[5]);
+    auto* selected = reinterpret_cast<std::int64_t*>(parts[6]);
+    void* cub_temp = parts[7];
     a.src = src;
     a.off = off;
     a.tile_src = tile_src;
