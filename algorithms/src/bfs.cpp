@@ -25,22 +25,26 @@ template <class G>
 BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descriptor& desc) {
   const std::int64_t n = A.rows();
   const Descriptor replace = detail::with_replace(desc);
+  const std::vector<std::int64_t> at_source{source};
 
+  // Every vector is born where the ops run and gets its source entry through an index-list
+  // assign: on CUDA no host array is made or uploaded (detail::empty_vector).
   // level(v) present once v is visited: it doubles as the complemented structural mask.
-  Vector<Id> level = Vector<Id>::empty(n);
-  level.set(source, 0);
+  Vector<std::int64_t> level = detail::empty_vector<std::int64_t>(n, desc);
+  assign(level, Mask{}, Accum::none(), std::int64_t{0}, at_source, desc);
   Vector<Id> parent;
   Vector<Id> ids;  // ids(v) = v + 1, so that "absent" and vertex 0 are told apart
-  Vector<Id> frontier = Vector<Id>::empty(n);
-  Vector<Id> next = Vector<Id>::empty(n);
+  Vector<Id> frontier = detail::empty_vector<Id>(n, desc);
+  Vector<Id> next = detail::empty_vector<Id>(n, desc);
   if (o.parents) {
-    parent = Vector<Id>::empty(n);
-    parent.set(source, Id(source + 1));
+    parent = detail::empty_vector<Id>(n, desc);
+    assign(parent, Mask{}, Accum::none(), Id(source + 1), at_source, desc);
     std::vector<Id> idv(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
     for (std::int64_t v = 0; v < n; ++v) idv[static_cast<std::size_t>(v)] = Id(v + 1);
     ids = Vector<Id>(std::move(idv));
   }
-  frontier.set(source, o.parents ? Id(source + 1) : Id(1));
+  assign(frontier, Mask{}, Accum::none(), o.parents ? Id(source + 1) : Id(1), at_source, desc);
 
   std::int64_t depth = 1;
   for (std::int64_t d = 1; d < n; ++d) {
@@ -53,7 +57,7 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     }
     // Every present entry of next is >= 1, so the max is 0 (or -inf) exactly when it is empty.
     if (!(reduce(MonoidKind::Max, next, desc) > Id(0))) break;
-    assign(level, Mask::structural(next), Accum::none(), Id(d), desc);
+    assign(level, Mask::structural(next), Accum::none(), d, desc);
     if (o.parents) {
       assign(parent, Mask::structural(next), Accum::none(), next, desc);
       // The new frontier carries its own ids + 1 for the next level's min.
@@ -64,28 +68,32 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     depth = d + 1;
   }
 
-  // Package: absent -> -1 (a host-side copy of the result, not a graph traversal). The arrays are
-  // read whole (one download each): per-entry present(v) / operator[] calls check the device
-  // copy's state every time.
+  // Package: absent -> -1. The full arrays are made where the ops run (one download each on
+  // CUDA, nothing per entry); the levels are already int64 and are taken whole.
   BfsResult result;
   result.depth = depth;
-  result.level.assign(static_cast<std::size_t>(n), -1);
   {
-    const std::vector<Id>& lv = level.values();
-    const std::vector<std::uint8_t>& lp = level.bitmap();
-    for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) {
-      if (lp.empty() || lp[v] != 0) {
-        result.level[v] = static_cast<std::int64_t>(lv[v]);
-        ++result.reached;
-      }
-    }
+    // Through the accumulator `second` (the level where there is one): the output stays full,
+    // so no presence bytes are made or downloaded.
+    Vector<std::int64_t> full(n, std::int64_t{-1});
+    assign(full, Mask::structural(level), Accum::with(BinaryOp::Second), level, desc);
+    // `full` ends here: its array is moved out instead of copied.
+    result.level = std::move(full.values());
   }
+  std::int64_t reached = 0;
+  const std::int64_t* lv = result.level.data();
+#pragma omp parallel for schedule(static) reduction(+ : reached)
+  for (std::int64_t v = 0; v < n; ++v) reached += lv[v] >= 0 ? 1 : 0;
+  result.reached = reached;
   if (o.parents) {
-    result.parent.assign(static_cast<std::size_t>(n), -1);
-    const std::vector<Id>& pv = parent.values();
-    const std::vector<std::uint8_t>& pp = parent.bitmap();
-    for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) {
-      if (pp.empty() || pp[v] != 0) result.parent[v] = static_cast<std::int64_t>(pv[v]) - 1;
+    Vector<Id> full(n, Id(0));  // parent id + 1; 0 where unreached
+    assign(full, Mask::structural(parent), Accum::with(BinaryOp::Second), parent, desc);
+    const std::vector<Id>& pv = static_cast<const Vector<Id>&>(full).values();
+    result.parent.resize(static_cast<std::size_t>(n));
+    std::int64_t* out = result.parent.data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t v = 0; v < n; ++v) {
+      out[v] = static_cast<std::int64_t>(pv[static_cast<std::size_t>(v)]) - 1;
     }
   }
   return result;

@@ -11,6 +11,8 @@
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
+#include "spindle/mask.hpp"
+#include "spindle/ops/assign.hpp"
 #include "spindle/vector.hpp"
 
 namespace spindle {
@@ -62,6 +64,18 @@ inline Descriptor algorithm_descriptor(Device device, MxvKernel mxv_kernel = Mxv
 inline Descriptor with_replace(Descriptor desc) {
   desc.replace = true;
   return desc;
+}
+
+/// An empty vector of n entries (every entry absent), made where `desc` runs the ops: on CUDA
+/// it is born on the device (a full vector whose host array is never made, emptied by a
+/// replace-assign under the complement of its own structure: one fill and one pass on the
+/// device), so that neither a host bitmap nor its upload is paid; elsewhere Vector::empty.
+template <class T>
+Vector<T> empty_vector(std::int64_t n, const Descriptor& desc) {
+  if (desc.device != Device::Cuda || n == 0) return Vector<T>::empty(n);
+  Vector<T> v(n);
+  assign(v, Mask::structural(v, /*complement=*/true), Accum::none(), T{}, with_replace(desc));
+  return v;
 }
 
 template <class I, class V>

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "algorithms/src/detail_common.hpp"
 #include "spindle/ops/apply.hpp"
@@ -34,15 +35,17 @@ SsspResult<T> run(const G& A, std::int64_t source, const Descriptor& desc) {
   const semiring::min_plus<T> min_plus{};
 
   // Distances are kept sparse (absent = +inf) so that no inf - inf ever appears in the
-  // comparisons below; they become a full vector with +inf at the end.
-  Vector<T> dist = Vector<T>::empty(n);
-  dist.set(source, T(0));
-  Vector<T> frontier = Vector<T>::empty(n);  // vertices whose distance changed, with it
-  frontier.set(source, T(0));
-  Vector<T> cand = Vector<T>::empty(n);
-  Vector<T> gain = Vector<T>::empty(n);
-  Vector<T> next = Vector<T>::empty(n);
-  Vector<T> scratch = Vector<T>::empty(n);
+  // comparisons below; they become a full vector with +inf at the end. Every vector is born
+  // where the ops run (on CUDA: on the device, no host array; detail::empty_vector).
+  const std::vector<std::int64_t> at_source{source};
+  Vector<T> dist = detail::empty_vector<T>(n, desc);
+  assign(dist, Mask{}, Accum::none(), T(0), at_source, desc);
+  Vector<T> frontier = detail::empty_vector<T>(n, desc);  // vertices whose distance changed
+  assign(frontier, Mask{}, Accum::none(), T(0), at_source, desc);
+  Vector<T> cand = detail::empty_vector<T>(n, desc);
+  Vector<T> gain = detail::empty_vector<T>(n, desc);
+  Vector<T> next = detail::empty_vector<T>(n, desc);
+  Vector<T> scratch = detail::empty_vector<T>(n, desc);
 
   SsspResult<T> result;
   bool fixed_point = false;

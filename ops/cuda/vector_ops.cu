@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUDA backend: element-wise vector and dense-matrix operations (backend.hpp). Results stay on
 // the device (spindle/cuda/residency.hpp).
+#include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "engine/src/cuda/device_mirror.hpp"
+#include "engine/src/cuda/transfer.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/common/output_rule.hpp"
@@ -108,6 +111,51 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, boo
 }
 
 template <class T>
+void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<std::int64_t>& idx,
+            bool replace) {
+  Context& ctx = context();
+  std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
+  const std::int64_t n = w.size();
+  const std::int64_t k = static_cast<std::int64_t>(idx.size());
+  const DeviceMask dm = device_mask(mask);
+  const bool no_mask = dm.none && !dm.complement;
+  const bool removes = replace && !no_mask;  // unselected entries leave, listed or not
+  // A repeated index is assigned once (as on the CPU): with an accumulator, or when entries may
+  // leave, the list is first marked in a byte per entry of w and the output step runs per index.
+  // Otherwise every list entry writes its own target (a repeat writes the same value again).
+  const bool marked = accum.enabled || removes;
+  // Scratch before the output (a failed allocation leaves w as it was): the list, then the marks.
+  const std::size_t list_bytes =
+      (static_cast<std::size_t>(k) * sizeof(std::int64_t) + 255) & ~static_cast<std::size_t>(255);
+  const std::size_t bytes = list_bytes + (marked ? static_cast<std::size_t>(n) : 0);
+  auto* base = bytes > 0 ? static_cast<unsigned char*>(ctx.scratch(bytes)) : nullptr;
+  const auto* list = reinterpret_cast<const std::int64_t*>(base);
+  std::uint8_t* hit = marked ? base + list_bytes : nullptr;
+  if (k > 0) {
+    copy_to_device(base, idx.data(), static_cast<std::size_t>(k) * sizeof(std::int64_t),
+                   ctx.stream);
+  }
+  if (marked) SPINDLE_CUDA_CHECK(cudaMemsetAsync(hit, 0, static_cast<std::size_t>(n), ctx.stream));
+  // w's old content is kept (entries off the list stay); it may lose entries only under removes.
+  const VecOut<T> out = device_out(w, /*keep_old=*/true, /*may_be_sparse=*/removes);
+  VectorResult<T> r;
+  r.w = out.values;
+  r.present = out.presence;
+  r.mask = dm;
+  r.accum = accum;
+  r.replace = replace;
+  if (k > 0) {
+    assign_list_kernel<<<blocks_for(k), 256, 0, ctx.stream>>>(r, list, k, s, hit);
+    SPINDLE_CUDA_CHECK_LAUNCH("assign_list_kernel");
+  }
+  if (marked) {
+    assign_marked_kernel<<<blocks_for(n), 256, 0, ctx.stream>>>(r, hit, n, s);
+    SPINDLE_CUDA_CHECK_LAUNCH("assign_marked_kernel");
+  }
+  mark_written(w, out.old_full && !removes);
+}
+
+template <class T>
 void ewise(DenseMatrix<T>& C, Accum accum, BinaryOp op, const DenseMatrix<T>& A,
            const DenseMatrix<T>& B) {
   Context& ctx = context();
@@ -145,13 +193,15 @@ void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op) {
   mark_written(C);
 }
 
-#define SPINDLE_CUDA_VECTOR_OPS_(T)                                                         \
-  template void ewise_add<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,    \
-                             const Vector<T>&, bool);                                       \
-  template void ewise_mult<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,   \
-                              const Vector<T>&, bool);                                      \
-  template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, bool); \
-  template void assign<T>(Vector<T>&, const Mask&, Accum, T, bool);                         \
+#define SPINDLE_CUDA_VECTOR_OPS_(T)                                                            \
+  template void ewise_add<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,       \
+                             const Vector<T>&, bool);                                          \
+  template void ewise_mult<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,      \
+                              const Vector<T>&, bool);                                         \
+  template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, bool);    \
+  template void assign<T>(Vector<T>&, const Mask&, Accum, T, bool);                            \
+  template void assign<T>(Vector<T>&, const Mask&, Accum, T, const std::vector<std::int64_t>&, \
+                          bool);                                                               \
   template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);
 SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_CUDA_VECTOR_OPS_)
 

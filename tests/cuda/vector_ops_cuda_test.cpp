@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -86,6 +88,77 @@ TEST(VectorOpsCuda, ElementWiseAndAssignMatchCpuWithMasksAccumAndReplace) {
   check_vector_ops<double>();
   check_vector_ops<std::int32_t>();
   check_vector_ops<std::int64_t>();
+}
+
+// assign(w, mask, accum, s, idx) runs on the device: against the CPU backend over every kind of w
+// (full, with absent entries, empty, device-resident), masks (also one built from w itself),
+// accumulators, replace, and lists that are empty, one index, all indices, or long with many
+// repeats (a repeated index is assigned once, which an accumulator shows); w's device copy is
+// used in place: nothing is downloaded, and only w's presence bytes go up for a host-made w.
+template <class T>
+void check_scalar_list_assign() {
+  cuda_test::PoisonOutputs poison;
+  const std::int64_t n = 40009;
+  const auto sparse = cuda_test::random_vector<T>(n, 0.6, 11);
+  const auto full = cuda_test::random_vector<T>(n, 0.0, 12);
+  const auto mvec = cuda_test::random_vector<std::int32_t>(n, 0.4, 13);
+  std::mt19937_64 rng(14);
+  std::vector<std::int64_t> many(static_cast<std::size_t>(3 * n / 2));
+  for (auto& i : many) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n / 3));
+  std::vector<std::int64_t> all(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) all[static_cast<std::size_t>(i)] = n - 1 - i;
+  const std::vector<std::vector<std::int64_t>> lists{{}, {n / 2}, {0, 7, 7, n - 1, 7}, many, all};
+  const Vector<T> empty = Vector<T>::empty(n);
+  for (const Vector<T>* w0 : {&full, &sparse, &empty}) {
+    for (const Mask& m : masks_of(mvec)) {
+      for (Accum acc : {Accum::none(), Accum::plus(), Accum::min()}) {
+        for (bool rep : {false, true}) {
+          for (const auto& idx : lists) {
+            expect_same(
+                *w0,
+                [&](Vector<T>& w, Descriptor x) {
+                  assign(w, m, acc, T(3), idx, x.with_replace(rep));
+                },
+                "assign scalar to a list");
+          }
+        }
+      }
+    }
+    // The mask is w's own structure (read before w changes, as on the CPU).
+    for (bool complement : {false, true}) {
+      for (Accum acc : {Accum::none(), Accum::plus()}) {
+        for (bool rep : {false, true}) {
+          expect_same(
+              *w0,
+              [&](Vector<T>& w, Descriptor x) {
+                assign(w, Mask::structural(w, complement), acc, T(5), many, x.with_replace(rep));
+              },
+              "assign scalar to a list under w's own structure");
+        }
+      }
+    }
+  }
+  // A device-resident w stays there: no download, no upload, the result on the device.
+  Vector<T> w = sparse;
+  apply(w, Mask{}, Accum::none(), Unary<T>::plus(T(1)), sparse, Descriptor().on(Device::Cuda));
+  Vector<T> want = w;
+  want.sync_to_host();
+  assign(want, Mask::structural(mvec), Accum::plus(), T(2), many, kCpu);
+  reset_transfer_stats();
+  assign(w, Mask::structural(mvec), Accum::plus(), T(2), many, Descriptor().on(Device::Cuda));
+  const TransferStats t = transfer_stats();
+  EXPECT_EQ(t.downloads, 0u);
+  EXPECT_EQ(t.uploads, 0u);
+  EXPECT_EQ(w.residency(), Residency::Device);
+  EXPECT_TRUE(cuda_test::same_result(w, want, true));
+}
+
+TEST(VectorOpsCuda, ScalarAssignToAnIndexListRunsOnTheDeviceAndMatchesCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  check_scalar_list_assign<float>();
+  check_scalar_list_assign<double>();
+  check_scalar_list_assign<std::int32_t>();
+  check_scalar_list_assign<std::int64_t>();
 }
 
 TEST(VectorOpsCuda, ReductionsMatchCpuAndAreBitIdenticalRunToRun) {

@@ -2,9 +2,9 @@
 #pragma once
 /// @file indexwise.cuh
 /// @brief Element-wise vector operations on the device (eWiseAdd, eWiseMult, apply, assign of a
-/// scalar or a whole vector): one thread per index computes t(i) and runs the GraphBLAS output
-/// step. Index i is read before it is written by the same thread, so w may alias u, v or the
-/// mask's vector, as on the CPU.
+/// scalar or a whole vector, assign of a scalar to an index list): one thread per index computes
+/// t(i) and runs the GraphBLAS output step. Index i is read before it is written by the same
+/// thread, so w may alias u, v or the mask's vector, as on the CPU.
 
 #include <cstdint>
 
@@ -65,6 +65,39 @@ __global__ void __launch_bounds__(256) indexwise_kernel(const IndexwiseArgs<T> a
       break;
   }
   write_result<kGeneral>(a.out, i, t, has);
+}
+
+/// w<mask>(idx[j]) = accum(w(idx[j]), s), one thread per list entry: the form for calls whose
+/// result does not depend on how often an index repeats (no accumulator, and no replace under a
+/// mask): a repeated index writes the same value twice. With `hit` the list is only marked there
+/// (assign_marked_kernel then does the output step once per index).
+template <class T>
+__global__ void __launch_bounds__(256)
+    assign_list_kernel(const VectorResult<T> out, const std::int64_t* idx, std::int64_t k, T s,
+                       std::uint8_t* hit) {
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= k) return;
+  if (hit != nullptr) {
+    hit[idx[j]] = 1;
+  } else {
+    write_result<true>(out, idx[j], s, true);
+  }
+}
+
+/// The output step of an index-list assign over every index, once the list is marked in `hit`:
+/// listed entries take s (through the mask and accumulator), the others keep their value unless
+/// the mask does not select them and replace is set. Index i is read before it is written by the
+/// same thread, so the mask may be built from w.
+template <class T>
+__global__ void __launch_bounds__(256)
+    assign_marked_kernel(const VectorResult<T> out, const std::uint8_t* hit, std::int64_t n, T s) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (hit[i] != 0) {
+    write_result<true>(out, i, s, true);
+  } else if (out.replace && out.present != nullptr && !mask_selects(out.mask, i)) {
+    out.present[i] = 0;
+  }
 }
 
 /// C = accum(C, op(A, B)) / accum(C, op(A)) on dense arrays; `b` nullptr selects the unary form.

@@ -139,6 +139,49 @@ TEST(AlgorithmsCuda, PowerIterationBfsSsspMatchCpu) {
   EXPECT_EQ(sc.distance.values(), sg.distance.values());
 }
 
+// BFS and SSSP make their vectors on the device (no host array, no upload of one: the source
+// entry goes in through the index-list assign, which runs on the device) and move only their
+// results: one download per result array, and for BFS with parents the upload of the vertex ids.
+// Before this, a BFS with parents uploaded four vectors it had made on the host. (A pattern graph:
+// over a valued one BFS multiplies by its pattern, a structure copy made, and uploaded, per call.)
+TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 20000, 8, 1.0, 1.0)
+                     .with_values<Pattern>();
+  for (bool parents : {false, true}) {
+    SCOPED_TRACE(parents ? "parents" : "levels");
+    BfsOptions bo;
+    bo.parents = parents;
+    bo.device = Device::Cpu;
+    const auto want = bfs(g, 11, bo);
+    bo.device = Device::Cuda;
+    (void)bfs(g, 11, bo);  // the graph's device copy is made once, outside the counted call
+    reset_transfer_stats();
+    const auto got = bfs(g, 11, bo);
+    const TransferStats t = transfer_stats();
+    EXPECT_EQ(t.uploads, parents ? 1u : 0u);
+    EXPECT_EQ(t.downloads, parents ? 2u : 1u);
+    EXPECT_EQ(t.graph_uploads, 0u);
+    EXPECT_EQ(got.level, want.level);
+    EXPECT_EQ(got.parent, want.parent);
+    EXPECT_EQ(got.reached, want.reached);
+    EXPECT_EQ(got.depth, want.depth);
+    EXPECT_GT(want.reached, 1000);
+  }
+  SsspOptions so;
+  so.device = Device::Cpu;
+  const auto want = sssp<double>(g, 11, so);
+  so.device = Device::Cuda;
+  (void)sssp<double>(g, 11, so);
+  reset_transfer_stats();
+  const auto got = sssp<double>(g, 11, so);
+  const TransferStats t = transfer_stats();
+  EXPECT_EQ(t.uploads, 0u);
+  EXPECT_EQ(t.downloads, 0u);  // the distances stay on the device until read
+  EXPECT_EQ(got.reached, want.reached);
+  EXPECT_EQ(got.distance.values(), want.distance.values());
+}
+
 TEST(AlgorithmsCuda, GcnMatchesCpu) {
   SPINDLE_REQUIRE_CUDA();
   try {
