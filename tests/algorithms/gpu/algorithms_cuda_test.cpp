@@ -142,14 +142,15 @@ TEST(AlgorithmsCuda, PowerIterationBfsSsspMatchCpu) {
 // BFS and SSSP make their vectors on the device (no host array, no upload of one: the source
 // entry goes in through the index-list assign, which runs on the device) and move only their
 // results: one download per result array, and for BFS with parents the upload of the vertex ids.
-// Before this, a BFS with parents uploaded four vectors it had made on the host. (A pattern graph:
-// over a valued one BFS multiplies by its pattern, a structure copy made, and uploaded, per call.)
+// Before this, a BFS with parents uploaded four vectors it had made on the host. Levels run over
+// the valued graph itself (no structure copy, so no graph upload after the first call); parents
+// need the pattern, a copy per call over a valued graph, so they are counted on a pattern graph.
 TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
   SPINDLE_REQUIRE_CUDA();
-  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 20000, 8, 1.0, 1.0)
-                     .with_values<Pattern>();
-  for (bool parents : {false, true}) {
-    SCOPED_TRACE(parents ? "parents" : "levels");
+  const auto weighted = random_graph<std::int32_t, float>(Family::PowerLaw, 20000, 8, 1.0, 4.0);
+  const auto pattern = weighted.with_values<Pattern>();
+  auto check = [](const auto& g, bool parents) {
+    SCOPED_TRACE(parents ? "parents, pattern graph" : "levels, valued graph");
     BfsOptions bo;
     bo.parents = parents;
     bo.device = Device::Cpu;
@@ -167,14 +168,16 @@ TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
     EXPECT_EQ(got.reached, want.reached);
     EXPECT_EQ(got.depth, want.depth);
     EXPECT_GT(want.reached, 1000);
-  }
+  };
+  check(weighted, false);
+  check(pattern, true);
   SsspOptions so;
   so.device = Device::Cpu;
-  const auto want = sssp<double>(g, 11, so);
+  const auto want = sssp<double>(pattern, 11, so);
   so.device = Device::Cuda;
-  (void)sssp<double>(g, 11, so);
+  (void)sssp<double>(pattern, 11, so);
   reset_transfer_stats();
-  const auto got = sssp<double>(g, 11, so);
+  const auto got = sssp<double>(pattern, 11, so);
   const TransferStats t = transfer_stats();
   EXPECT_EQ(t.uploads, 0u);
   EXPECT_EQ(t.downloads, 0u);  // the distances stay on the device until read
