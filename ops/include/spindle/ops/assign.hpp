@@ -21,6 +21,8 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t
 /// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k (a repeated index is assigned once).
 /// Entries not in idx are kept, except that with replace every entry the mask does not select
 /// is removed. Indices must be in range (IndexOutOfBounds). T: float, double, int32, int64.
+/// On CUDA it runs on the device: w stays there, and only the list is uploaded (how an
+/// algorithm sets a source vertex in a vector that lives on the device).
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
             const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
@@ -30,7 +32,9 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t
 /// without an accumulator and leaves it unchanged with one. Duplicate indices: the last one wins,
 /// present or absent (deterministically; GraphBLAS leaves duplicates undefined). Entries not in
 /// idx are kept, except that with replace every entry the mask does not select is removed.
-/// Indices must be in range.
+/// Indices must be in range. On CUDA it runs on the host (the duplicate rule is a stable sort
+/// of the list): w and u are downloaded if their device copies are newer, w goes back up at its
+/// next CUDA use.
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
             const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
