@@ -107,9 +107,9 @@ BfsResult bfs(const Graph<I, V>& A, std::int64_t source, const BfsOptions& optio
   detail::require_source(source, A.rows(), "bfs");
   const Descriptor desc = detail::algorithm_descriptor(options.device, options.mxv_kernel);
   // min_times multiplies by the edge value, so parents need the pattern (every edge 1): over a
-  // valued graph that is a structure copy per call. Levels ignore values (any_pair; the CUDA
-  // kernels read the graph as a pattern), so they run over A itself: no copy, and A's cached
-  // transpose and device copy serve every call.
+  // valued graph, its pattern copy kept with the graph (detail::pattern_of). Levels ignore values
+  // (any_pair; the CUDA kernels read the graph as a pattern), so they run over A itself: no
+  // copy, and A's cached transpose and device copy serve every call.
   return detail::with_operand_graph(A, /*use_values=*/!options.parents,
                                     [&](const auto& G) { return run(G, source, options, desc); });
 }

@@ -4,6 +4,7 @@
 /// @brief Helpers shared by the algorithm sources (private; not installed).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -95,8 +96,26 @@ inline void require_source(std::int64_t source, std::int64_t n, const char* who)
   }
 }
 
+/// The pattern (structure only) of a valued graph, made at the first call and kept with the graph
+/// in an extension slot, as its transpose and device copy are: later calls on the same graph
+/// reuse it and what is cached on it (its transpose, device copy and plans) instead of copying
+/// the structure, building its transpose and uploading it again every call. It costs one
+/// structure copy (offsets and column indices) for the graph's lifetime.
+template <class I, class V>
+const Graph<I, Pattern>& pattern_of(const Graph<I, V>& A) {
+  struct Slot final : ExtensionSlot {
+    explicit Slot(Graph<I, Pattern> p) : g(std::move(p)) {}
+    Graph<I, Pattern> g;
+  };
+  return A
+      .template extension<Slot>(
+          "algorithms.pattern",
+          [&] { return std::make_unique<Slot>(A.template with_values<Pattern>()); })
+      .g;
+}
+
 /// Calls f(G) with the graph to multiply by: A itself when its values are wanted (or it is a
-/// pattern graph already), else its pattern (one structure copy; half the bytes per edge).
+/// pattern graph already), else its pattern (pattern_of: half the bytes per edge).
 template <class I, class V, class F>
 decltype(auto) with_operand_graph(const Graph<I, V>& A, bool use_values, F&& f) {
   if constexpr (is_pattern_v<V>) {
@@ -104,7 +123,7 @@ decltype(auto) with_operand_graph(const Graph<I, V>& A, bool use_values, F&& f) 
     return f(A);
   } else {
     if (use_values) return f(A);
-    return f(A.template with_values<Pattern>());
+    return f(pattern_of(A));
   }
 }
 

@@ -143,14 +143,16 @@ TEST(AlgorithmsCuda, PowerIterationBfsSsspMatchCpu) {
 // entry goes in through the index-list assign, which runs on the device) and move only their
 // results: one download per result array, and for BFS with parents the upload of the vertex ids.
 // Before this, a BFS with parents uploaded four vectors it had made on the host. Levels run over
-// the valued graph itself (no structure copy, so no graph upload after the first call); parents
-// need the pattern, a copy per call over a valued graph, so they are counted on a pattern graph.
+// the valued graph itself, parents over its pattern copy kept with the graph: either way no graph
+// upload after the first call.
 TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
   SPINDLE_REQUIRE_CUDA();
   const auto weighted = random_graph<std::int32_t, float>(Family::PowerLaw, 20000, 8, 1.0, 4.0);
   const auto pattern = weighted.with_values<Pattern>();
   auto check = [](const auto& g, bool parents) {
-    SCOPED_TRACE(parents ? "parents, pattern graph" : "levels, valued graph");
+    SCOPED_TRACE(std::string(parents ? "parents" : "levels") +
+                 (is_pattern_v<typename std::decay_t<decltype(g)>::value_type> ? ", pattern graph"
+                                                                               : ", valued graph"));
     BfsOptions bo;
     bo.parents = parents;
     bo.device = Device::Cpu;
@@ -170,6 +172,7 @@ TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
     EXPECT_GT(want.reached, 1000);
   };
   check(weighted, false);
+  check(weighted, true);
   check(pattern, true);
   SsspOptions so;
   so.device = Device::Cpu;
@@ -183,6 +186,36 @@ TEST(AlgorithmsCuda, BfsAndSsspMoveOnlyTheirResults) {
   EXPECT_EQ(t.downloads, 0u);  // the distances stay on the device until read
   EXPECT_EQ(got.reached, want.reached);
   EXPECT_EQ(got.distance.values(), want.distance.values());
+}
+
+// Unweighted PageRank and power iteration over a valued graph run over its pattern, a copy kept
+// with the graph: a second call uploads no graph (before, every call copied the structure, built
+// the copy's transpose on the host and uploaded it), and gives the same ranks as the first and as
+// the CPU backend.
+TEST(AlgorithmsCuda, UnweightedRunsOverAValuedGraphReuseItsPattern) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, float>(Family::PowerLaw, 20000, 9, 0.5, 4.0);
+  PageRankOptions po;
+  po.device = Device::Cpu;
+  const auto want = pagerank<float>(g, po);
+  po.device = Device::Cuda;
+  const auto first = pagerank<float>(g, po);
+  reset_transfer_stats();
+  const auto second = pagerank<float>(g, po);
+  EXPECT_EQ(transfer_stats().graph_uploads, 0u);
+  EXPECT_EQ(first.iterations, second.iterations);
+  EXPECT_EQ(first.ranks.values(), second.ranks.values());
+  double l1 = 0.0;
+  for (std::int64_t v = 0; v < g.rows(); ++v) l1 += std::fabs(second.ranks[v] - want.ranks[v]);
+  EXPECT_LT(l1, 1e-4);
+  PowerIterationOptions pi;
+  pi.centrality = true;
+  pi.device = Device::Cuda;
+  const auto p1 = power_iteration<float>(g, pi);
+  reset_transfer_stats();
+  const auto p2 = power_iteration<float>(g, pi);
+  EXPECT_EQ(transfer_stats().graph_uploads, 0u);
+  EXPECT_EQ(p1.eigenvalue, p2.eigenvalue);
 }
 
 TEST(AlgorithmsCuda, GcnMatchesCpu) {

@@ -38,7 +38,9 @@ struct BfsResult {
 /// BFS from `source` over the edges of A (u -> v is A(u, v)); values are ignored.
 /// Per level: q' = q any.pair A masked by the complement of the visited set (with replace), then
 /// the levels (and parents) of q' are assigned. Parents use vxm with min_times over the pattern
-/// where the frontier holds (id + 1): the product is the smallest parent id + 1, exact in double.
+/// where the frontier holds (id + 1): the product is the smallest parent id + 1, exact in double
+/// (over a valued graph, the pattern is a copy made at the first call and kept with the graph).
+/// On CUDA the vectors live on the device; the levels and parents are downloaded once each.
 /// An empty graph (0 vertices) has no valid source.
 /// @throws IndexOutOfBounds when source is not in [0, n); InvalidArgument on a non-square graph;
 ///         Unsupported / DeviceError as the ops.

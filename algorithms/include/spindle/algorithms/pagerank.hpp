@@ -64,8 +64,10 @@ struct PageRankOptions {
   /// Not supported by the Boost preset (InvalidArgument).
   std::vector<double> personalization;
   /// Use edge values as transition weights, normalized by the weighted out-degree (row sum). Off
-  /// by default: only the structure is used (every edge weighs 1). Requires non-negative values
-  /// (InvalidArgument). Has no effect on pattern graphs.
+  /// by default: only the structure is used (every edge weighs 1; over a valued graph, a pattern
+  /// copy made at the first such call and kept with the graph, so that later calls reuse it and
+  /// its transpose and device copy). Requires non-negative values (InvalidArgument). Has no
+  /// effect on pattern graphs.
   bool weighted = false;
   /// The convention to reproduce (see PageRankPreset).
   PageRankPreset preset = PageRankPreset::Default;

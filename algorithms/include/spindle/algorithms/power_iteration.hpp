@@ -26,7 +26,8 @@ struct PowerIterationOptions {
   /// the reported eigenvalue is that of M (the shift is subtracted). Unset: 0 in plain mode,
   /// 1 in centrality mode (networkx's choice).
   std::optional<double> shift;
-  /// Use edge values (M built from the graph's values) instead of the pattern (every edge 1).
+  /// Use edge values (M built from the graph's values) instead of the pattern (every edge 1;
+  /// over a valued graph, a pattern copy kept with the graph after the first such call).
   bool weighted = false;
   /// networkx.eigenvector_centrality semantics, exactly: M = Aᵀ (a vertex is central when its
   /// in-neighbors are), x_0 = 1/n (all-ones normalized to sum 1), x ← (x + Aᵀx) / ‖x + Aᵀx‖₂
