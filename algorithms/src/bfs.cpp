@@ -11,7 +11,6 @@
 #include "algorithms/src/detail_common.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/assign.hpp"
-#include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/reduce.hpp"
 
@@ -33,16 +32,11 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
   Vector<std::int64_t> level = detail::empty_vector<std::int64_t>(n, desc);
   assign(level, Mask{}, Accum::none(), std::int64_t{0}, at_source, desc);
   Vector<Id> parent;
-  Vector<Id> ids;  // ids(v) = v + 1, so that "absent" and vertex 0 are told apart
   Vector<Id> frontier = detail::empty_vector<Id>(n, desc);
   Vector<Id> next = detail::empty_vector<Id>(n, desc);
   if (o.parents) {
     parent = detail::empty_vector<Id>(n, desc);
     assign(parent, Mask{}, Accum::none(), Id(source + 1), at_source, desc);
-    std::vector<Id> idv(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
-    for (std::int64_t v = 0; v < n; ++v) idv[static_cast<std::size_t>(v)] = Id(v + 1);
-    ids = Vector<Id>(std::move(idv));
   }
   assign(frontier, Mask{}, Accum::none(), o.parents ? Id(source + 1) : Id(1), at_source, desc);
 
@@ -60,8 +54,9 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     assign(level, Mask::structural(next), Accum::none(), d, desc);
     if (o.parents) {
       assign(parent, Mask::structural(next), Accum::none(), next, desc);
-      // The new frontier carries its own ids + 1 for the next level's min.
-      ewise_mult(frontier, Mask{}, Accum::none(), BinaryOp::Second, next, ids, desc);
+      // The new frontier carries its own ids + 1 (so that "absent" and vertex 0 are told apart)
+      // for the next level's min: GrB_ROWINDEX over next's structure, on the device.
+      apply_index(frontier, Mask{}, Accum::none(), next, Id(1), desc);
     } else {
       std::swap(frontier, next);
     }

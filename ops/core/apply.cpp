@@ -4,6 +4,7 @@
 
 #include "ops/core/backend.hpp"
 #include "ops/core/dispatch.hpp"
+#include "ops/core/index_backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "spindle/ops/detail/checks.hpp"
 
@@ -20,6 +21,23 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
       detail::cuda::apply(out.get(), mask, accum, op, u, desc.replace);
     } else {
       detail::cpu::apply(out.get(), mask, accum, op, u, desc.replace);
+    }
+  }
+  out.commit();
+}
+
+template <class T>
+void apply_index(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
+                 detail::type_identity_t<T> s, const Descriptor& desc) {
+  const bool cuda = detail::runs_on_cuda(desc);  // Unsupported first, whatever the sizes
+  if (!cuda) detail::host_inputs(u);
+  auto out =
+      detail::prepare_vector_output("apply_index", w, u.size(), mask, accum, "u's size", !cuda);
+  if (u.size() > 0) {
+    if (cuda) {
+      detail::cuda::apply_index(out.get(), mask, accum, u, s, desc.replace);
+    } else {
+      detail::cpu::apply_index(out.get(), mask, accum, u, s, desc.replace);
     }
   }
   out.commit();
@@ -79,7 +97,9 @@ Graph<I, V> add_identity(const Graph<I, V>& A) {
 
 #define SPINDLE_INSTANTIATE_APPLY_VECTOR_(T)                                         \
   template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, \
-                         const Descriptor&);
+                         const Descriptor&);                                         \
+  template void apply_index<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&,     \
+                               detail::type_identity_t<T>, const Descriptor&);
 SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_INSTANTIATE_APPLY_VECTOR_)
 
 #define SPINDLE_INSTANTIATE_APPLY_DENSE_(T)                                       \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU backend: element-wise vector / dense operations, apply, row bias.
 #include "ops/core/backend.hpp"
+#include "ops/core/index_backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "spindle/ops/cpu/ewise_impl.hpp"
 
@@ -31,6 +32,12 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
 }
 
 template <class T>
+void apply_index(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, T s,
+                 bool replace) {
+  cpu_kernels::apply_index_vector(w, mask, accum, u, s, replace);
+}
+
+template <class T>
 void apply(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A) {
   cpu_kernels::apply_dense(C, accum, op, A);
 }
@@ -40,12 +47,13 @@ void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op) {
   cpu_kernels::add_row_bias(C, bias, op);
 }
 
-#define SPINDLE_INSTANTIATE_CPU_EWISE_(T)                                                 \
-  template void ewise_add<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,  \
-                             const Vector<T>&, bool);                                     \
-  template void ewise_mult<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&, \
-                              const Vector<T>&, bool);                                    \
-  template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, bool);
+#define SPINDLE_INSTANTIATE_CPU_EWISE_(T)                                                   \
+  template void ewise_add<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,    \
+                             const Vector<T>&, bool);                                       \
+  template void ewise_mult<T>(Vector<T>&, const Mask&, Accum, BinaryOp, const Vector<T>&,   \
+                              const Vector<T>&, bool);                                      \
+  template void apply<T>(Vector<T>&, const Mask&, Accum, Unary<T>, const Vector<T>&, bool); \
+  SPINDLE_INSTANTIATE_INDEX_APPLY_BACKEND(T)
 SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_INSTANTIATE_CPU_EWISE_)
 
 #define SPINDLE_INSTANTIATE_CPU_DENSE_(T)                                          \

@@ -8,6 +8,7 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/transfer.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/index_backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/vector/indexwise.cuh"
@@ -88,6 +89,18 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
   a.unary = op.op;
   a.scalar = op.scalar;
   run_indexwise(w, mask, accum, replace, a, du.presence == nullptr);
+}
+
+template <class T>
+void apply_index(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, T s,
+                 bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(context().mutex);
+  IndexwiseArgs<T> a;
+  a.kind = IndexwiseKind::ApplyIndex;
+  // Only u's presence is read; a full u needs no device copy at all.
+  if (!u.is_full()) a.up = device_in(u).presence;
+  a.scalar = s;
+  run_indexwise(w, mask, accum, replace, a, a.up == nullptr);
 }
 
 template <class T>
@@ -202,7 +215,8 @@ void add_row_bias(DenseMatrix<T>& C, const Vector<T>& bias, Unary<T> op) {
   template void assign<T>(Vector<T>&, const Mask&, Accum, T, bool);                            \
   template void assign<T>(Vector<T>&, const Mask&, Accum, T, const std::vector<std::int64_t>&, \
                           bool);                                                               \
-  template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);
+  template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);             \
+  SPINDLE_INSTANTIATE_INDEX_APPLY_BACKEND(T)
 SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_CUDA_VECTOR_OPS_)
 
 #define SPINDLE_CUDA_DENSE_OPS_(T)                                                 \

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ops/core/backend.hpp"
+#include "ops/core/index_backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/core/rank_backend.hpp"
 #include "spindle/error.hpp"
@@ -65,6 +66,10 @@ void reduce_rows(Vector<T>&, const Mask&, Accum, MonoidKind, const Graph<I, V>&,
   no_cuda("reduce_rows");
 }
 template <class T>
+void apply_index(Vector<T>&, const Mask&, Accum, const Vector<T>&, T, bool) {
+  no_cuda("apply_index");
+}
+template <class T>
 void assign(Vector<T>&, const Mask&, Accum, T, bool) {
   no_cuda("assign");
 }
@@ -95,7 +100,8 @@ void assign(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool) {
                           bool);                                                               \
   template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&,                    \
                           const std::vector<std::int64_t>&, bool);                             \
-  template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);
+  template void assign<T>(Vector<T>&, const Mask&, Accum, const Vector<T>&, bool);             \
+  SPINDLE_INSTANTIATE_INDEX_APPLY_BACKEND(T)
 SPINDLE_FOR_EACH_VECTOR_TYPE(SPINDLE_INSTANTIATE_STUB_VECTOR_)
 
 #define SPINDLE_INSTANTIATE_STUB_DENSE_(T)                                         \

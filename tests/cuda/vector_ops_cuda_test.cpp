@@ -67,6 +67,11 @@ void check_vector_ops() {
           expect_same(
               *w0, [&](Vector<T>& w, Descriptor x) { assign(w, m, acc, T(7), d(x)); },
               "assign scalar");
+          for (const Vector<T>* in : {&u, &full}) {
+            expect_same(
+                *w0, [&](Vector<T>& w, Descriptor x) { apply_index(w, m, acc, *in, T(2), d(x)); },
+                "apply_index");
+          }
           expect_same(
               *w0, [&](Vector<T>& w, Descriptor x) { assign(w, m, acc, u, d(x)); },
               "assign vector");

@@ -210,6 +210,42 @@ TEST(Apply, VectorMatchesOracleForEveryUnaryOpTypeMaskAndAccumulator) {
   });
 }
 
+// apply_index: t(i) = i + s on u's structure (its values unread), through every mask, accumulator
+// and replace, for every vector type; also in place (w = u) and into a w of another size.
+TEST(Apply, IndexMatchesOracleForEveryTypeMaskAndAccumulator) {
+  std::uint64_t seed = 900;
+  test::for_each_vector_type([&](auto tag) {
+    using T = decltype(tag);
+    const std::int64_t n = 300;
+    for (const MaskCase& mask : test::all_masks(n, ++seed)) {
+      for (bool replace : {false, true}) {
+        for (Accum accum : kAccums) {
+          for (double absent : {0.0, 0.5}) {
+            const Vector<T> u = test::random_vector<T>(n, absent, ++seed);
+            Vector<T> w = test::random_vector<T>(n, 0.3, ++seed);
+            const T s = T(-7);
+            RefVec<T> t = test::ref_of(u);
+            for (std::int64_t i = 0; i < n; ++i) t.v[i] = static_cast<T>(i) + s;
+            const RefVec<T> want = test::oracle_output(test::ref_of(w), t, mask, accum, replace);
+            apply_index(w, mask.mask(), accum, u, s, Descriptor{}.with_replace(replace));
+            test::expect_matches(w, want, true, test::type_name<T>() + " " + mask.name());
+          }
+        }
+      }
+    }
+  });
+  Vector<double> u = test::random_vector<double>(50, 0.4, 3);
+  RefVec<double> want = test::ref_of(u);
+  for (std::int64_t i = 0; i < 50; ++i) want.v[i] = double(i) + 1.0;
+  apply_index(u, Mask{}, Accum::none(), u, 1.0);
+  test::expect_matches(u, want, true, "in place");
+  Vector<float> w(3, 9.0f);
+  apply_index(w, Mask{}, Accum::none(), Vector<float>(5, 0.0f), 10.0f);
+  ASSERT_EQ(w.size(), 5);
+  for (std::int64_t i = 0; i < 5; ++i) EXPECT_EQ(w[i], float(i) + 10.0f);
+  EXPECT_THROW(apply_index(w, Mask{}, Accum::plus(), Vector<float>(7), 0.0f), DimensionMismatch);
+}
+
 TEST(Apply, VectorInPlaceReadsEachEntryBeforeWritingIt) {
   Vector<float> u = test::random_vector<float>(100, 0.3, 9);
   RefVec<float> want = test::ref_of(u);
@@ -258,6 +294,7 @@ TEST(Ewise, CudaDeviceThrowsUnsupportedInCpuBuild) {
   EXPECT_THROW(ewise_add(w, Mask{}, Accum::none(), BinaryOp::Plus, u, u, d), Unsupported);
   EXPECT_THROW(ewise_mult(w, Mask{}, Accum::none(), BinaryOp::Plus, u, u, d), Unsupported);
   EXPECT_THROW(apply(w, Mask{}, Accum::none(), Unary<float>{}, u, d), Unsupported);
+  EXPECT_THROW(apply_index(w, Mask{}, Accum::none(), u, 1.0f, d), Unsupported);
   DenseMatrix<float> C(2, 2);
   EXPECT_THROW(apply(C, Accum::none(), Unary<float>{}, C, d), Unsupported);
 }

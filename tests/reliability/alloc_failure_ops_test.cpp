@@ -410,6 +410,9 @@ TEST_P(AllocFailureOps, EwiseApplyReduceAssignFailCleanly) {
         [&](Vector<double>& w) { apply(w, mask, acc, Unary<double>::plus(1.5), u, desc_); },
         vec_snap, in);
     run<Vector<double>>(
+        presized ? "apply_index masked" : "apply_index", make,
+        [&](Vector<double>& w) { apply_index(w, mask, acc, u, 1.0, desc_); }, vec_snap, in);
+    run<Vector<double>>(
         presized ? "reduce_rows masked" : "reduce_rows", make,
         [&](Vector<double>& w) { reduce_rows(w, mask, acc, MonoidKind::Plus, A, desc_); }, vec_snap,
         in);

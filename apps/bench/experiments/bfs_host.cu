@@ -16,6 +16,7 @@
 #include "spindle/coo_builder.hpp"
 #include "spindle/cuda/residency.hpp"
 #include "spindle/loaders/generate.hpp"
+#include "spindle/ops/apply.hpp"
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxv.hpp"
@@ -119,7 +120,8 @@ void parts(const G& A, std::int64_t source) {
 
 // The loop as bfs.cpp runs it since session 38: vectors born on the device (a full vector emptied
 // by a replace-assign under its own complemented structure), the source entry by index-list
-// assign, int64 levels, the results made full on the device and downloaded once each.
+// assign, the frontier's ids by apply_index (no ids vector), int64 levels, the results made full
+// on the device and downloaded once each.
 template <class G>
 void parts_device(const G& A, std::int64_t source) {
   using Id = double;
@@ -149,11 +151,6 @@ void parts_device(const G& A, std::int64_t source) {
   Vector<Id> parent = empty(Id{});
   assign(parent, Mask{}, Accum::none(), Id(source + 1), at, desc);
   step("1 setup level, parent");
-  std::vector<Id> idv(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t v = 0; v < n; ++v) idv[static_cast<std::size_t>(v)] = Id(v + 1);
-  Vector<Id> ids(std::move(idv));
-  step("2 setup ids");
   Vector<Id> frontier = empty(Id{});
   Vector<Id> next = empty(Id{});
   assign(frontier, Mask{}, Accum::none(), Id(source + 1), at, desc);
@@ -169,8 +166,8 @@ void parts_device(const G& A, std::int64_t source) {
     assign(level, Mask::structural(next), Accum::none(), d, desc);
     assign(parent, Mask::structural(next), Accum::none(), next, desc);
     step("7 assign level, parent");
-    ewise_mult(frontier, Mask{}, Accum::none(), BinaryOp::Second, next, ids, desc);
-    step("8 ewise_mult frontier");
+    apply_index(frontier, Mask{}, Accum::none(), next, Id(1), desc);
+    step("8 apply_index frontier");
     ++levels;
   }
   std::vector<std::int64_t> out_level;

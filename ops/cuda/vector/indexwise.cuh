@@ -12,7 +12,14 @@
 
 namespace spindle::detail::cuda {
 
-enum class IndexwiseKind : std::uint8_t { EwiseAdd, EwiseMult, Apply, AssignScalar, AssignVector };
+enum class IndexwiseKind : std::uint8_t {
+  EwiseAdd,
+  EwiseMult,
+  Apply,
+  ApplyIndex,  ///< t(i) = i + scalar where u(i) is present
+  AssignScalar,
+  AssignVector
+};
 
 template <class T>
 struct IndexwiseArgs {
@@ -54,6 +61,10 @@ __global__ void __launch_bounds__(256) indexwise_kernel(const IndexwiseArgs<T> a
     case IndexwiseKind::Apply:
       has = pu;
       if (has) t = apply_unary(a.unary, a.u[i], a.scalar);
+      break;
+    case IndexwiseKind::ApplyIndex:
+      has = pu;
+      if (has) t = static_cast<T>(i) + a.scalar;
       break;
     case IndexwiseKind::AssignScalar:
       has = true;

@@ -104,6 +104,26 @@ void apply_vector(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, cons
   });
 }
 
+/// w<mask> = accum(w, t) with t(i) = i + s where u(i) is present (apply_index).
+template <class T>
+void apply_index_vector(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u, T s,
+                        bool replace) {
+  if (mask.empty() && !accum.enabled && u.is_full()) {
+    T* wv = w.data();
+    for_each_index_block(w.size(), [&](std::int64_t i0, std::int64_t i1) {
+      for (std::int64_t i = i0; i < i1; ++i) wv[i] = static_cast<T>(i) + s;
+    });
+    w.bitmap().clear();
+    return;
+  }
+  const std::uint8_t* up = u.bitmap_ptr();
+  write_indexwise(w, mask, accum, replace, [&](std::int64_t i, T& t) {
+    if (up != nullptr && up[i] == 0) return false;
+    t = static_cast<T>(i) + s;
+    return true;
+  });
+}
+
 /// C = accum(C, op(A)) elementwise (C already sized).
 template <class T>
 void apply_dense(DenseMatrix<T>& C, Accum accum, Unary<T> op, const DenseMatrix<T>& A) {
