@@ -99,8 +99,10 @@ inline void require_source(std::int64_t source, std::int64_t n, const char* who)
 /// The pattern (structure only) of a valued graph, made at the first call and kept with the graph
 /// in an extension slot, as its transpose and device copy are: later calls on the same graph
 /// reuse it and what is cached on it (its transpose, device copy and plans) instead of copying
-/// the structure, building its transpose and uploading it again every call. It costs one
-/// structure copy (offsets and column indices) for the graph's lifetime.
+/// the structure, building its transpose and uploading it again every call. The price is memory
+/// held for the graph's lifetime: one structure copy (offsets and column indices) on the host,
+/// and whatever the calls cache on it (a transposed structure; on CUDA the device copies of both,
+/// beside the valued graph's own).
 template <class I, class V>
 const Graph<I, Pattern>& pattern_of(const Graph<I, V>& A) {
   struct Slot final : ExtensionSlot {
@@ -115,14 +117,18 @@ const Graph<I, Pattern>& pattern_of(const Graph<I, V>& A) {
 }
 
 /// Calls f(G) with the graph to multiply by: A itself when its values are wanted (or it is a
-/// pattern graph already), else its pattern (pattern_of: half the bytes per edge).
+/// pattern graph already), else its pattern (half the bytes per edge): the one kept with the graph
+/// (pattern_of) for the iterative algorithms, or with `keep` false a copy for this call only (a
+/// graph read once, as gcn_normalize reads its input).
 template <class I, class V, class F>
-decltype(auto) with_operand_graph(const Graph<I, V>& A, bool use_values, F&& f) {
+decltype(auto) with_operand_graph(const Graph<I, V>& A, bool use_values, F&& f, bool keep = true) {
   if constexpr (is_pattern_v<V>) {
     (void)use_values;
+    (void)keep;
     return f(A);
   } else {
     if (use_values) return f(A);
+    if (!keep) return f(A.template with_values<Pattern>());
     return f(pattern_of(A));
   }
 }

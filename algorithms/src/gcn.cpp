@@ -71,8 +71,10 @@ Graph<I, T> gcn_normalize(const Graph<I, V>& A, const GcnOptions& options) {
   const Descriptor desc =
       detail::algorithm_descriptor(options.device, MxvKernel::Auto, options.mxm_kernel);
   const Graph<I, V>& base = options.in_edges ? A.transpose() : A;
-  return detail::with_operand_graph(base, options.weighted,
-                                    [&](const auto& G) { return normalize<T>(G, desc); });
+  // Â is built once from the structure: a pattern copy for this call, not one kept with A.
+  return detail::with_operand_graph(
+      base, options.weighted, [&](const auto& G) { return normalize<T>(G, desc); },
+      /*keep=*/false);
 }
 
 template <class T, class I>

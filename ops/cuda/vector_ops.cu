@@ -97,7 +97,8 @@ void apply_index(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u
   std::lock_guard<std::recursive_mutex> lock(context().mutex);
   IndexwiseArgs<T> a;
   a.kind = IndexwiseKind::ApplyIndex;
-  // Only u's presence is read; a full u needs no device copy at all.
+  // Only u's presence is read (a full u needs no device copy at all; a sparse u whose device copy
+  // is stale goes up whole, values included).
   if (!u.is_full()) a.up = device_in(u).presence;
   a.scalar = s;
   run_indexwise(w, mask, accum, replace, a, a.up == nullptr);
@@ -137,6 +138,7 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, T s, const std::vector<
   // leave, the list is first marked in a byte per entry of w and the output step runs per index.
   // Otherwise every list entry writes its own target (a repeat writes the same value again).
   const bool marked = accum.enabled || removes;
+  if (k == 0 && !removes) return;  // nothing is written, nothing removed: w stays as it is
   // Scratch before the output (a failed allocation leaves w as it was): the list, then the marks.
   const std::size_t list_bytes =
       (static_cast<std::size_t>(k) * sizeof(std::int64_t) + 255) & ~static_cast<std::size_t>(255);

@@ -96,10 +96,11 @@ TEST(VectorOpsCuda, ElementWiseAndAssignMatchCpuWithMasksAccumAndReplace) {
 }
 
 // assign(w, mask, accum, s, idx) runs on the device: against the CPU backend over every kind of w
-// (full, with absent entries, empty, device-resident), masks (also one built from w itself),
-// accumulators, replace, and lists that are empty, one index, all indices, or long with many
-// repeats (a repeated index is assigned once, which an accumulator shows); w's device copy is
-// used in place: nothing is downloaded, and only w's presence bytes go up for a host-made w.
+// (full, with absent entries, empty on the host, empty born on the device, device-resident),
+// masks (also structural and valued ones built from w itself, with s = 0 changing what a valued
+// one selects), accumulators, replace, and lists that are empty, one index, all indices, or long
+// with many repeats (a repeated index is assigned once, which an accumulator shows); a w whose
+// device copy is current is used in place: nothing is downloaded or uploaded.
 template <class T>
 void check_scalar_list_assign() {
   cuda_test::PoisonOutputs poison;
@@ -114,7 +115,10 @@ void check_scalar_list_assign() {
   for (std::int64_t i = 0; i < n; ++i) all[static_cast<std::size_t>(i)] = n - 1 - i;
   const std::vector<std::vector<std::int64_t>> lists{{}, {n / 2}, {0, 7, 7, n - 1, 7}, many, all};
   const Vector<T> empty = Vector<T>::empty(n);
-  for (const Vector<T>* w0 : {&full, &sparse, &empty}) {
+  Vector<T> born(n);  // as the algorithms make an empty vector on the device: no host array
+  assign(born, Mask::structural(born, true), Accum::none(), T{},
+         Descriptor().on(Device::Cuda).with_replace(true));
+  for (const Vector<T>* w0 : {&full, &sparse, &empty, static_cast<const Vector<T>*>(&born)}) {
     for (const Mask& m : masks_of(mvec)) {
       for (Accum acc : {Accum::none(), Accum::plus(), Accum::min()}) {
         for (bool rep : {false, true}) {
@@ -129,16 +133,24 @@ void check_scalar_list_assign() {
         }
       }
     }
-    // The mask is w's own structure (read before w changes, as on the CPU).
+    // The mask is w itself (read before w changes, as on the CPU).
     for (bool complement : {false, true}) {
       for (Accum acc : {Accum::none(), Accum::plus()}) {
         for (bool rep : {false, true}) {
-          expect_same(
-              *w0,
-              [&](Vector<T>& w, Descriptor x) {
-                assign(w, Mask::structural(w, complement), acc, T(5), many, x.with_replace(rep));
-              },
-              "assign scalar to a list under w's own structure");
+          for (T s : {T(5), T(0)}) {
+            expect_same(
+                *w0,
+                [&](Vector<T>& w, Descriptor x) {
+                  assign(w, Mask::structural(w, complement), acc, s, many, x.with_replace(rep));
+                },
+                "assign scalar to a list under w's own structure");
+            expect_same(
+                *w0,
+                [&](Vector<T>& w, Descriptor x) {
+                  assign(w, Mask::value(w, complement), acc, s, many, x.with_replace(rep));
+                },
+                "assign scalar to a list under w's own values");
+          }
         }
       }
     }

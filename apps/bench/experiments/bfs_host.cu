@@ -2,8 +2,9 @@
 // Experiment (not built by CMake): where a whole GPU BFS with parents goes on R-MAT scale 22
 // (pattern, edge factor 16, seed 42, duplicates collapsed; no transpose, so every level pushes).
 // Times whole bfs() calls with their transfer counters, then a copy of bfs.cpp's loop with a
-// device synchronize after each step, the steps summed over the levels. Build as
-// bfs_first_call.cu. ops/cuda/mxv/NOTES.md ("A BFS's host side", session 38) has what it found.
+// device synchronize after each step, the steps summed over the levels. Build with the command
+// in bfs_first_call.cu's header. ops/cuda/mxv/NOTES.md ("A BFS's host side", session 38) has what
+// it found.
 #include <cuda_runtime.h>
 
 #include <chrono>

@@ -4,8 +4,8 @@
 // stop test), power iteration and a BFS with parents, each three times on CUDA. These run over
 // the graph's pattern: since session 38 a copy kept with the graph (detail::pattern_of), before
 // it a fresh copy per call, whose transpose was built on the host and uploaded every time (what
-// the first call still pays). Build as bfs_first_call.cu. ops/cuda/mxv/NOTES.md ("A BFS's host
-// side", session 38) has what it found.
+// the first call still pays). Build with the command in bfs_first_call.cu's header.
+// ops/cuda/mxv/NOTES.md ("Structure-only calls over a valued graph", session 38) has the results.
 #include <cuda_runtime.h>
 
 #include <chrono>

@@ -4,7 +4,9 @@
 /// @brief Element-wise vector operations on the device (eWiseAdd, eWiseMult, apply, assign of a
 /// scalar or a whole vector, assign of a scalar to an index list): one thread per index computes
 /// t(i) and runs the GraphBLAS output step. Index i is read before it is written by the same
-/// thread, so w may alias u, v or the mask's vector, as on the CPU.
+/// thread, so w may alias u, v or the mask's vector, as on the CPU. The one exception is
+/// assign_list_kernel's unmarked form (one thread per list entry), where a repeated index has two
+/// threads on one entry; it runs only where that cannot change the result (see there).
 
 #include <cstdint>
 
@@ -80,8 +82,11 @@ __global__ void __launch_bounds__(256) indexwise_kernel(const IndexwiseArgs<T> a
 
 /// w<mask>(idx[j]) = accum(w(idx[j]), s), one thread per list entry: the form for calls whose
 /// result does not depend on how often an index repeats (no accumulator, and no replace under a
-/// mask): a repeated index writes the same value twice. With `hit` the list is only marked there
-/// (assign_marked_kernel then does the output step once per index).
+/// mask). Two threads on one repeated index race only benignly, even under a mask built from w:
+/// each writes only when its own read of the mask selects the entry, always the same s with
+/// presence 1, and without replace an unselected entry is left alone; so the entry ends as s
+/// exactly when the mask selected it before the call, as on the CPU. With `hit` the list is
+/// only marked there (assign_marked_kernel then does the output step once per index).
 template <class T>
 __global__ void __launch_bounds__(256)
     assign_list_kernel(const VectorResult<T> out, const std::int64_t* idx, std::int64_t k, T s,

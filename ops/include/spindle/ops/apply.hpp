@@ -23,8 +23,9 @@ void apply(Vector<T>& w, const Mask& mask, Accum accum, Unary<T> op, const Vecto
 /// t(i) = i + s where u(i) is present (u's values are not read, only its structure); then
 /// w<mask> = accum(w, t): GrB_apply with the index-unary operator GrB_ROWINDEX_INT64 and thunk s.
 /// How an algorithm gives the entries of a frontier their own vertex ids (BFS parents). i + s is
-/// computed in T (exact for float up to 2^24, double up to 2^53). w and u may alias; w is resized
-/// as in mxv. T: float, double, int32_t, int64_t.
+/// computed in T: exact for float up to 2^24 and double up to 2^53; for int32_t / int64_t every
+/// i + s must fit in T (i is converted to T first; an overflow is undefined, as in C++). w and u
+/// may alias; w is resized as in mxv. T: float, double, int32_t, int64_t.
 template <class T>
 void apply_index(Vector<T>& w, const Mask& mask, Accum accum, const Vector<T>& u,
                  detail::type_identity_t<T> s, const Descriptor& desc = {});

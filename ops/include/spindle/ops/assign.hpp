@@ -21,8 +21,9 @@ void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t
 /// w<mask>(idx[k]) = accum(w(idx[k]), s) for each k (a repeated index is assigned once).
 /// Entries not in idx are kept, except that with replace every entry the mask does not select
 /// is removed. Indices must be in range (IndexOutOfBounds). T: float, double, int32, int64.
-/// On CUDA it runs on the device: w stays there, and only the list is uploaded (how an
-/// algorithm sets a source vertex in a vector that lives on the device).
+/// On CUDA it runs on the device: w is never downloaded (a w whose device copy is current stays
+/// there and only the list goes up; a host-made w is uploaded first, as for any CUDA op). This
+/// is how an algorithm sets a source vertex in a vector that lives on the device.
 template <class T>
 void assign(Vector<T>& w, const Mask& mask, Accum accum, detail::type_identity_t<T> s,
             const std::vector<std::int64_t>& idx, const Descriptor& desc = {});
