@@ -46,6 +46,27 @@ std::string traffic() {
   return buf;
 }
 
+// Wall time and transfers per named step, summed over the levels (a device synchronize ends each).
+struct Steps {
+  std::map<std::string, double> ms;
+  std::map<std::string, std::string> moved;
+  Clock::time_point t = Clock::now();
+  void step(const char* name) {
+    ms[name] += lap(t);
+    moved[name] = traffic();
+    reset_transfer_stats();
+  }
+  void print(int levels, std::int64_t reached, int width) const {
+    double total = 0;
+    for (const auto& kv : ms) total += kv.second;
+    std::printf("  %d levels, reached %lld, total %.2f ms\n", levels, (long long)reached, total);
+    for (const auto& kv : ms) {
+      std::printf("  | %-*s | %8.2f | %s |\n", width, kv.first.c_str(), kv.second,
+                  moved.at(kv.first).c_str());
+    }
+  }
+};
+
 template <class G>
 void parts(const G& A, std::int64_t source) {
   using Id = double;
@@ -54,14 +75,8 @@ void parts(const G& A, std::int64_t source) {
   desc.device = Device::Cuda;
   Descriptor replace = desc;
   replace.replace = true;
-  std::map<std::string, double> ms;
-  std::map<std::string, std::string> moved;
-  auto t = Clock::now();
-  auto step = [&](const char* name) {
-    ms[name] += lap(t);
-    moved[name] = traffic();
-    reset_transfer_stats();
-  };
+  Steps steps;
+  auto step = [&](const char* name) { steps.step(name); };
   reset_transfer_stats();
   Vector<Id> level = Vector<Id>::empty(n);
   level.set(source, 0);
@@ -111,12 +126,7 @@ void parts(const G& A, std::int64_t source) {
     if (pp.empty() || pp[v] != 0) out_parent[v] = static_cast<std::int64_t>(pv[v]) - 1;
   }
   step("c package parent");
-  double total = 0;
-  for (const auto& kv : ms) total += kv.second;
-  std::printf("  %d levels, reached %lld, total %.2f ms\n", levels, (long long)reached, total);
-  for (const auto& kv : ms) {
-    std::printf("  | %-24s | %8.2f | %s |\n", kv.first.c_str(), kv.second, moved[kv.first].c_str());
-  }
+  steps.print(levels, reached, 24);
 }
 
 // The loop as bfs.cpp runs it since session 38: vectors born on the device (a full vector emptied
@@ -131,14 +141,8 @@ void parts_device(const G& A, std::int64_t source) {
   desc.device = Device::Cuda;
   Descriptor replace = desc;
   replace.replace = true;
-  std::map<std::string, double> ms;
-  std::map<std::string, std::string> moved;
-  auto t = Clock::now();
-  auto step = [&](const char* name) {
-    ms[name] += lap(t);
-    moved[name] = traffic();
-    reset_transfer_stats();
-  };
+  Steps steps;
+  auto step = [&](const char* name) { steps.step(name); };
   auto empty = [&](auto tag) {
     using T = decltype(tag);
     Vector<T> v(n);
@@ -193,12 +197,7 @@ void parts_device(const G& A, std::int64_t source) {
 #pragma omp parallel for schedule(static)
   for (std::int64_t v = 0; v < n; ++v) op[v] = static_cast<std::int64_t>(pv[v]) - 1;
   step("d package parent");
-  double total = 0;
-  for (const auto& kv : ms) total += kv.second;
-  std::printf("  %d levels, reached %lld, total %.2f ms\n", levels, (long long)reached, total);
-  for (const auto& kv : ms) {
-    std::printf("  | %-28s | %8.2f | %s |\n", kv.first.c_str(), kv.second, moved[kv.first].c_str());
-  }
+  steps.print(levels, reached, 28);
 }
 
 }  // namespace
