@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/src/detail_common.hpp"
+#include "spindle/detail/host_pages.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/mxv.hpp"
@@ -84,7 +85,10 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     Vector<Id> full(n, Id(0));  // parent id + 1; 0 where unreached
     assign(full, Mask::structural(parent), Accum::with(BinaryOp::Second), parent, desc);
     const std::vector<Id>& pv = static_cast<const Vector<Id>&>(full).values();
-    result.parent.resize(static_cast<std::size_t>(n));
+    // 8n bytes (32 MB on R-MAT 22): faulted in on all threads (detail/host_pages.hpp); a plain
+    // resize faulted them on one, about 23 ms of a 58 ms GPU BFS there.
+    result.parent =
+        detail::large_workspace<std::int64_t>(static_cast<std::size_t>(n), "bfs: parents");
     std::int64_t* out = result.parent.data();
 #pragma omp parallel for schedule(static)
     for (std::int64_t v = 0; v < n; ++v) {

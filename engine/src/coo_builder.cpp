@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "spindle/debug/allocation.hpp"
+#include "spindle/detail/host_pages.hpp"
 
 namespace spindle {
 
@@ -102,10 +103,10 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
       throw InvalidArgument("build_graph: " + std::to_string(cap) +
                             " entries do not fit the index type; use int64 indices");
     }
-    detail::checked_reserve(r2, static_cast<std::size_t>(cap), "build_graph: expanded rows");
-    detail::checked_reserve(c2, static_cast<std::size_t>(cap), "build_graph: expanded columns");
+    detail::large_reserve(r2, static_cast<std::size_t>(cap), "build_graph: expanded rows");
+    detail::large_reserve(c2, static_cast<std::size_t>(cap), "build_graph: expanded columns");
     if (have_vals) {
-      detail::checked_reserve(v2, static_cast<std::size_t>(cap), "build_graph: expanded values");
+      detail::large_reserve(v2, static_cast<std::size_t>(cap), "build_graph: expanded values");
     }
     for (std::int64_t k = 0; k < n_in; ++k) {
       const I i = coo.row[k], j = coo.col[k];
@@ -145,8 +146,8 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     c.assign(static_cast<std::size_t>(rows), 0);
     for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) ++c[coo.row[k]];
   }
-  auto row_start = detail::workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
-                                                   "build_graph: row offsets");
+  auto row_start = detail::large_workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
+                                                         "build_graph: row offsets");
   {
     std::int64_t running = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
@@ -159,9 +160,10 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
     }
     row_start[rows] = running;
   }
-  auto scol = detail::workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
-  auto sval = detail::workspace<double>(have_vals ? static_cast<std::size_t>(n) : 0,
-                                        "build_graph: sorted values");
+  auto scol =
+      detail::large_workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
+  auto sval = detail::large_workspace<double>(have_vals ? static_cast<std::size_t>(n) : 0,
+                                              "build_graph: sorted values");
 #pragma omp parallel for num_threads(nb) schedule(static, 1)
   for (int b = 0; b < nb; ++b) {
     auto& pos = counts[b];
@@ -186,7 +188,8 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   if (pattern && dup != DuplicatePolicy::Error) dup = DuplicatePolicy::Collapse;
 
   // Sort each row by column (stable) and resolve duplicates in place; record the kept length.
-  auto row_len = detail::workspace<I>(static_cast<std::size_t>(rows), "build_graph: row lengths");
+  auto row_len =
+      detail::large_workspace<I>(static_cast<std::size_t>(rows), "build_graph: row lengths");
   std::int64_t dup_row = std::numeric_limits<std::int64_t>::max();
   // The per-thread sort buffers grow inside the parallel region, where an exception must not
   // escape: a failed allocation is recorded and turned into OutOfMemory after the region.
@@ -266,14 +269,15 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
                           std::to_string(j) + ") (0-based) and the duplicate policy is 'error'");
   }
 
-  auto row_ptr = detail::workspace<I>(static_cast<std::size_t>(rows) + 1, "build_graph: row_ptr");
+  auto row_ptr =
+      detail::large_workspace<I>(static_cast<std::size_t>(rows) + 1, "build_graph: row_ptr");
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i)
     row_ptr[i + 1] = row_ptr[i] + row_len[i];
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[rows]);
-  auto col_idx = detail::workspace<I>(static_cast<std::size_t>(nnz), "build_graph: col_idx");
+  auto col_idx = detail::large_workspace<I>(static_cast<std::size_t>(nnz), "build_graph: col_idx");
   using SV = typename Graph<I, V>::stored_value_type;
-  auto values =
-      detail::workspace<SV>(pattern ? 0 : static_cast<std::size_t>(nnz), "build_graph: values");
+  auto values = detail::large_workspace<SV>(pattern ? 0 : static_cast<std::size_t>(nnz),
+                                            "build_graph: values");
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
     const std::int64_t src = row_start[i];
