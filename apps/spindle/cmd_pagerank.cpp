@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -128,8 +129,10 @@ int run(const Input& in, Settings& s) {
         {"residual", format_number(r.residual)},
         {"converged", r.converged ? "true" : "false"},
     };
+    // A plain array (one download on CUDA): the formatter runs on all threads.
+    const std::vector<T>& ranks = std::as_const(r.ranks).values();
     write_vertex_file(*s.output, in,
-                      {{"rank", [&](std::int64_t v) { return format_value(r.ranks[v]); }}}, meta);
+                      {{"rank", [&](std::int64_t v) { return format_value(ranks[v]); }}}, meta);
     progress("wrote %s", s.output->c_str());
   }
   return 0;

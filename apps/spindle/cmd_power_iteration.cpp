@@ -3,6 +3,7 @@
 // eigenvector centrality with --centrality.
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -93,8 +94,10 @@ int run(const Input& in, Settings& s) {
         {"converged", r.converged ? "true" : "false"},
     };
     const char* name = s.opt.centrality ? "centrality" : "value";
-    write_vertex_file(*s.output, in,
-                      {{name, [&](std::int64_t v) { return format_value(r.vector[v]); }}}, meta);
+    // A plain array (one download on CUDA): the formatter runs on all threads.
+    const std::vector<T>& x = std::as_const(r.vector).values();
+    write_vertex_file(*s.output, in, {{name, [&](std::int64_t v) { return format_value(x[v]); }}},
+                      meta);
     progress("wrote %s", s.output->c_str());
   }
   return 0;

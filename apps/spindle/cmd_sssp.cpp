@@ -31,20 +31,21 @@ int run(const Input& in, std::int64_t source, const std::string& source_id, cons
                           " of " + in.name + ", so its shortest paths are undefined");
   }
   const double seconds = clock.seconds();
+  // A plain array (one download on CUDA), read below and by the formatter on all threads.
+  const std::vector<T>& dist = std::as_const(r.distance).values();
   std::int64_t far = source;
   for (std::int64_t v = 0; v < in.rows(); ++v) {
-    if (std::isfinite(r.distance[v]) && r.distance[v] > r.distance[far]) far = v;
+    if (std::isfinite(dist[v]) && dist[v] > dist[far]) far = v;
   }
   std::printf("reached %lld of %lld vertices; farthest %s at distance %s; rounds %lld, time %s\n",
               static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
-              in.vertex_id(far).c_str(), format_value(r.distance[far]).c_str(),
+              in.vertex_id(far).c_str(), format_value(dist[far]).c_str(),
               static_cast<long long>(r.rounds), format_seconds(seconds).c_str());
   if (output) {
     write_vertex_file(*output, in,
                       {{"distance",
                         [&](std::int64_t v) {
-                          return std::isfinite(r.distance[v]) ? format_value(r.distance[v])
-                                                              : std::string();
+                          return std::isfinite(dist[v]) ? format_value(dist[v]) : std::string();
                         }}},
                       {{"graph", json_string(in.name)},
                        {"source", json_string(source_id)},

@@ -18,7 +18,9 @@ namespace spindle::cli {
 struct VertexColumn {
   std::string name;
   /// Value of internal vertex v as a CSV field / JSON value; an empty string means "none"
-  /// (an empty CSV field, JSON null).
+  /// (an empty CSV field, JSON null). Called concurrently for different v (write_vertex_file
+  /// formats on all threads): read plain arrays, not containers whose accessors may sync or
+  /// mark state (a Vector's non-const operator[]).
   std::function<std::string(std::int64_t)> format;
   /// Ids of other vertices (e.g. BFS parents): JSON strings, like the maps' keys.
   bool is_vertex_id = false;
@@ -30,7 +32,7 @@ bool is_vertex_file_extension(const std::string& path);
 /// Writes every vertex as CSV (`vertex,<col>,...`, a header line then one line per vertex in
 /// internal order; `.tsv` separates by tabs) or, for `.json`, one object: the `meta` fields
 /// (already JSON-encoded values) then one map per column from vertex id to value. Atomic (temporary
-/// + rename).
+/// + rename). The text is formatted on all OpenMP threads and written in order.
 /// @throws Error when writing fails, InvalidArgument for an unknown extension.
 void write_vertex_file(const std::string& path, const Input& in,
                        const std::vector<VertexColumn>& columns,

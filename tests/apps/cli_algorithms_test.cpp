@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The algorithm subcommands end to end: what they print and write, checked against naive
 // oracles written here (dense power iteration, queue BFS, Dijkstra).
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -274,6 +275,114 @@ TEST_F(CliAlgorithms, BfsLevelsAndParentsMatchQueueBfs) {
         EXPECT_NE(std::find(adj[parent].begin(), adj[parent].end(), std::int64_t(v)),
                   adj[parent].end());
       }
+    }
+  }
+}
+
+// Offset of the first byte where a and b differ (the shorter length when one is a prefix).
+std::size_t first_difference(const std::string& a, const std::string& b) {
+  const std::size_t m = std::min(a.size(), b.size());
+  std::size_t k = 0;
+  while (k < m && a[k] == b[k]) ++k;
+  return k;
+}
+
+// The output writer formats blocks of 8192 vertices on all threads, a window of 4 blocks per
+// thread at a time: a graph of 2^17 vertices written on 3 threads spans several windows and ends
+// in a part block. Every format must still list every vertex once, in order, with the right
+// values, and the bytes must not depend on the thread count.
+TEST_F(CliAlgorithms, BfsOutputLargerThanTheWritersWindowsIsCompleteInOrderInEveryFormat) {
+  const std::string g = path("g.mtx");
+  ASSERT_EQ(run("generate rmat --scale 17 --edge-factor 4 --seed 11 -o " + q(g)).rc, 0);
+  const auto adj = out_lists(g);
+  const std::size_t n = adj.size();
+  ASSERT_EQ(n, std::size_t{1} << 17);
+  std::size_t source = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (adj[v].size() > adj[source].size()) source = v;
+  }
+  std::vector<std::int64_t> level(n, -1);
+  std::queue<std::int64_t> queue;
+  level[source] = 0;
+  queue.push(static_cast<std::int64_t>(source));
+  std::size_t reached = 1;
+  while (!queue.empty()) {
+    const auto u = queue.front();
+    queue.pop();
+    for (auto v : adj[u]) {
+      if (level[v] < 0) {
+        level[v] = level[u] + 1;
+        queue.push(v);
+        ++reached;
+      }
+    }
+  }
+  ASSERT_GT(reached, n / 4) << "the source should reach a good part of the graph";
+
+  const std::string args = "bfs " + q(g) + " --source " + std::to_string(source + 1);
+  const std::string csv = path("l.csv"), tsv = path("l.tsv"), json = path("l.json"),
+                    csv1 = path("one.csv");
+  for (const auto& out : {csv, tsv, json}) {
+    RunResult r = run(args + " --threads 3 -o " + q(out));
+    ASSERT_EQ(r.rc, 0) << r.err;
+  }
+  RunResult r1 = run(args + " --threads 1 -o " + q(csv1));
+  ASSERT_EQ(r1.rc, 0) << r1.err;
+  const std::string csv_text = slurp(csv);
+  // Compared as booleans, with the first difference: gtest's diff of two 3 MB texts would take
+  // gigabytes.
+  EXPECT_TRUE(csv_text == slurp(csv1))
+      << "the CSV depends on the thread count; first difference at byte "
+      << first_difference(csv_text, slurp(csv1));
+
+  Csv c = read_csv(csv);
+  ASSERT_EQ(c.header, (std::vector<std::string>{"vertex", "level", "parent"}));
+  ASSERT_EQ(c.rows.size(), n);
+  std::size_t wrong = 0;
+  for (std::size_t v = 0; v < n && wrong < 5; ++v) {
+    const auto& row = c.rows[v];
+    bool ok = row.size() == 3 && row[0] == std::to_string(v + 1);
+    if (ok && level[v] < 0) ok = row[1].empty() && row[2].empty();
+    if (ok && level[v] >= 0) {
+      ok = std::stoll(row[1]) == level[v];
+      const std::int64_t parent = std::stoll(row[2]) - 1;
+      if (ok && level[v] == 0) ok = parent == static_cast<std::int64_t>(source);
+      if (ok && level[v] > 0) {
+        ok =
+            parent >= 0 && level[parent] == level[v] - 1 &&
+            std::find(adj[parent].begin(), adj[parent].end(), std::int64_t(v)) != adj[parent].end();
+      }
+    }
+    if (!ok) {
+      ++wrong;
+      ADD_FAILURE() << "CSV line of vertex " << v + 1 << " is wrong (level " << level[v] << ")";
+    }
+  }
+
+  // TSV: the same lines with tabs.
+  std::string as_tsv = csv_text;
+  std::replace(as_tsv.begin(), as_tsv.end(), ',', '\t');
+  const std::string tsv_text = slurp(tsv);
+  EXPECT_TRUE(tsv_text == as_tsv) << "the TSV is not the CSV with tabs; first difference at byte "
+                                  << first_difference(tsv_text, as_tsv);
+
+  // JSON: one map per column from id to value, holding exactly the CSV's values.
+  const Json doc = JsonReader(slurp(json)).parse_document();
+  const Json& levels = doc.at("level");
+  const Json& parents = doc.at("parent");
+  ASSERT_EQ(levels.obj.size(), n);
+  ASSERT_EQ(parents.obj.size(), n);
+  wrong = 0;
+  for (std::size_t v = 0; v < n && wrong < 5; ++v) {
+    const std::string id = std::to_string(v + 1);
+    const Json& l = levels.at(id);
+    const Json& p = parents.at(id);
+    const bool ok = level[v] < 0 ? l.kind == Json::Null && p.kind == Json::Null
+                                 : l.kind == Json::Number && l.num == double(level[v]) &&
+                                       p.kind == Json::String && p.str == c.rows[v][2];
+    if (!ok) {
+      ++wrong;
+      ADD_FAILURE() << "JSON entries of vertex " << id << " are wrong";
     }
   }
 }
