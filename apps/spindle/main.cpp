@@ -35,7 +35,8 @@ void print_overview(std::FILE* out) {
                "\nInputs: .mtx is Matrix Market (1-based ids); anything else is an edge list "
                "(one\n'source target [weight]' per line, ids kept as labels).\n"
                "Environment: SPINDLE_LOG=plan prints the planner's kernel choice per operation;\n"
-               "OMP_NUM_THREADS (or --threads) sets CPU threads.\n"
+               "OMP_NUM_THREADS (or --threads) sets CPU threads; SPINDLE_HUGE_PAGES=0 stops\n"
+               "asking for huge pages and pre-faulting large host arrays.\n"
                "--threads, --device, --precision and --kernel may also precede the command.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }

@@ -20,7 +20,7 @@ struct VertexColumn {
   /// Value of internal vertex v as a CSV field / JSON value; an empty string means "none"
   /// (an empty CSV field, JSON null). Called concurrently for different v (write_vertex_file
   /// formats on all threads): read plain arrays, not containers whose accessors may sync or
-  /// mark state (a Vector's non-const operator[]).
+  /// mark state (a Vector's operator[], const or not, may make or download its host array).
   std::function<std::string(std::int64_t)> format;
   /// Ids of other vertices (e.g. BFS parents): JSON strings, like the maps' keys.
   bool is_vertex_id = false;

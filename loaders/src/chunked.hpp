@@ -119,15 +119,17 @@ inline std::int64_t locate_data_line(const char* begin, const char* end, std::in
 }
 
 /// Appends `parts[c].*member` in chunk order into one vector (parallel copy, exact size).
+/// @throws OutOfMemory naming `path` when the joined array cannot be allocated.
 template <class T, class Chunk>
-std::vector<T> concat_chunks(std::vector<Chunk>& parts, std::vector<T> Chunk::*member,
-                             int threads) {
+std::vector<T> concat_chunks(std::vector<Chunk>& parts, std::vector<T> Chunk::*member, int threads,
+                             const std::string& path) {
   const std::size_t k = parts.size();
   std::vector<std::size_t> offset(k + 1, 0);
   for (std::size_t c = 0; c < k; ++c) offset[c + 1] = offset[c] + (parts[c].*member).size();
   // The joined array is the biggest the reader makes (268 MB of columns for R-MAT 22): its pages
   // are faulted in on all threads, as huge pages where the host allows (host_pages.hpp).
-  std::vector<T> out = large_workspace<T>(offset[k], "reading the file's entries");
+  const std::string where = path + ": joining the parsed entries";
+  std::vector<T> out = large_workspace<T>(offset[k], where.c_str());
 #pragma omp parallel for num_threads(threads) \
     schedule(dynamic, 1) if (offset[k] * sizeof(T) > kParallelCopyBytes)
   for (std::int64_t c = 0; c < static_cast<std::int64_t>(k); ++c) {

@@ -286,7 +286,7 @@ EdgeListCoo<I> read_edge_list_coo_from(const MappedFile& f, const std::string& p
   const I n = static_cast<I>(out.labels.size());
   out.coo.rows = n;
   out.coo.cols = n;
-  if (s.weighted) out.coo.val = concat_chunks(chunks, &EdgeChunk::w, threads);
+  if (s.weighted) out.coo.val = concat_chunks(chunks, &EdgeChunk::w, threads, path);
   return out;
 }
 }  // namespace

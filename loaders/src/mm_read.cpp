@@ -396,9 +396,9 @@ MatrixMarketCoo<I> read_coo(const MappedFile& f, const std::string& path,
   check_count(chunks, h, f, path, "entries");
   out.coo.rows = static_cast<I>(h.rows);
   out.coo.cols = static_cast<I>(h.cols);
-  out.coo.row = concat_chunks(chunks, &CooChunk<I>::row, threads);
-  out.coo.col = concat_chunks(chunks, &CooChunk<I>::col, threads);
-  out.coo.val = concat_chunks(chunks, &CooChunk<I>::val, threads);
+  out.coo.row = concat_chunks(chunks, &CooChunk<I>::row, threads, path);
+  out.coo.col = concat_chunks(chunks, &CooChunk<I>::col, threads, path);
+  out.coo.val = concat_chunks(chunks, &CooChunk<I>::val, threads, path);
   return out;
 }
 
@@ -480,7 +480,7 @@ DenseMatrix<T> read_matrix_market_dense(const std::string& path,
   run_chunks(begin, cuts, threads, progress, path, h.size_line + 1, chunks,
              [&](const char* b, const char* e, DenseChunk& c) { parse_dense_chunk(b, e, s, c); });
   check_count(chunks, h, f, path, "values");
-  const std::vector<double> v = concat_chunks(chunks, &DenseChunk::val, threads);
+  const std::vector<double> v = concat_chunks(chunks, &DenseChunk::val, threads, path);
   DenseMatrix<T> m(h.rows, h.cols);
   const std::int64_t rows = h.rows, cols = h.cols;
   if (h.symmetry == MmSymmetry::General) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <queue>
@@ -288,19 +289,30 @@ std::size_t first_difference(const std::string& a, const std::string& b) {
 }
 
 // The output writer formats blocks of 8192 vertices on all threads, a window of 4 blocks per
-// thread at a time: a graph of 2^17 vertices written on 3 threads spans several windows and ends
-// in a part block. Every format must still list every vertex once, in order, with the right
-// values, and the bytes must not depend on the thread count.
+// thread at a time: a graph of 2^17 + 5 vertices written on 3 threads spans two windows and ends
+// in a part block of 5 vertices. Every format must still list every vertex once, in order, with
+// the right values, and the bytes must not depend on the thread count.
 TEST_F(CliAlgorithms, BfsOutputLargerThanTheWritersWindowsIsCompleteInOrderInEveryFormat) {
-  const std::string g = path("g.mtx");
-  ASSERT_EQ(run("generate rmat --scale 17 --edge-factor 4 --seed 11 -o " + q(g)).rc, 0);
-  const auto adj = out_lists(g);
-  const std::size_t n = adj.size();
-  ASSERT_EQ(n, std::size_t{1} << 17);
-  std::size_t source = 0;
-  for (std::size_t v = 0; v < n; ++v) {
-    if (adj[v].size() > adj[source].size()) source = v;
+  // A random tree from vertex 1 over all but the last 7 vertices (which only have out-edges, so
+  // they stay unreached), plus as many random extra edges.
+  const std::size_t n = (std::size_t{1} << 17) + 5, unreachable = 7;
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  for (std::size_t v = 1; v < n - unreachable; ++v) edges.emplace_back(rng() % v, v);
+  for (std::size_t e = 0; e < n; ++e) {
+    const std::size_t a = rng() % n, b = rng() % (n - unreachable);
+    if (a != b) edges.emplace_back(a, b);
   }
+  const std::string g = path("g.mtx");
+  {
+    std::ofstream f(g);
+    f << "%%MatrixMarket matrix coordinate pattern general\n"
+      << n << " " << n << " " << edges.size() << "\n";
+    for (const auto& [a, b] : edges) f << a + 1 << " " << b + 1 << "\n";
+  }
+  const auto adj = out_lists(g);
+  ASSERT_EQ(adj.size(), n);
+  const std::size_t source = 0;
   std::vector<std::int64_t> level(n, -1);
   std::queue<std::int64_t> queue;
   level[source] = 0;
@@ -317,7 +329,7 @@ TEST_F(CliAlgorithms, BfsOutputLargerThanTheWritersWindowsIsCompleteInOrderInEve
       }
     }
   }
-  ASSERT_GT(reached, n / 4) << "the source should reach a good part of the graph";
+  ASSERT_EQ(reached, n - unreachable);
 
   const std::string args = "bfs " + q(g) + " --source " + std::to_string(source + 1);
   const std::string csv = path("l.csv"), tsv = path("l.tsv"), json = path("l.json"),
@@ -385,6 +397,30 @@ TEST_F(CliAlgorithms, BfsOutputLargerThanTheWritersWindowsIsCompleteInOrderInEve
       ADD_FAILURE() << "JSON entries of vertex " << id << " are wrong";
     }
   }
+
+  // Labels that CSV must quote (a '"' in each), formatted on several threads: the same bytes as
+  // on one, and every label quoted with its quote doubled.
+  const std::string el = path("quoted.txt");
+  {
+    std::ofstream f(el);
+    for (const auto& [a, b] : edges) f << "v\"" << a << " v\"" << b << "\n";
+  }
+  const std::string qargs = "bfs " + q(el) + " --source " + q("v\"0");
+  const std::string q3 = path("q3.csv"), q1 = path("q1.csv");
+  RunResult rq3 = run(qargs + " --threads 3 -o " + q(q3));
+  ASSERT_EQ(rq3.rc, 0) << rq3.err;
+  RunResult rq1 = run(qargs + " --threads 1 -o " + q(q1));
+  ASSERT_EQ(rq1.rc, 0) << rq1.err;
+  const std::string q3_text = slurp(q3);
+  EXPECT_TRUE(q3_text == slurp(q1)) << "quoted labels: the CSV depends on the thread count; first "
+                                       "difference at byte "
+                                    << first_difference(q3_text, slurp(q1));
+  const auto qlines = lines_of(q3_text);
+  ASSERT_EQ(qlines.size(), n + 1);
+  EXPECT_EQ(qlines[1].rfind("\"v\"\"0\",0,", 0), 0u) << qlines[1];  // "v""0",0,"v""0"
+  std::size_t unquoted = 0;
+  for (std::size_t k = 1; k < qlines.size(); ++k) unquoted += qlines[k].rfind("\"v\"\"", 0) != 0;
+  EXPECT_EQ(unquoted, 0u);
 }
 
 TEST_F(CliAlgorithms, BfsRejectsUnknownSourceNamingTheRange) {

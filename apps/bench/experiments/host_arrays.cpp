@@ -8,12 +8,17 @@
 ///       -Ibuild/test/generated/include apps/bench/experiments/host_arrays.cpp
 ///       build/test/libspindle.a -lcusparse -lcublas -lcublasLt -lcudart -o host_arrays
 ///   ./host_arrays FILE.mtx [rounds]
+///   ./host_arrays --write SCALE FILE.mtx   (an R-MAT graph, edge factor 16, seed 1, no loops:
+///                                          the graph `spindle generate rmat --scale SCALE` writes)
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "spindle/coo_builder.hpp"
 #include "spindle/graph.hpp"
+#include "spindle/loaders/generate.hpp"
 #include "spindle/loaders/matrix_market.hpp"
 
 namespace {
@@ -27,6 +32,14 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: host_arrays FILE.mtx [rounds]\n");
     return 2;
+  }
+  if (std::string(argv[1]) == "--write" && argc == 4) {
+    spindle::BuildOptions build;
+    build.self_loops = spindle::SelfLoopPolicy::Drop;
+    const auto g = spindle::build_graph<std::int32_t, spindle::Pattern>(
+        spindle::generate_rmat<std::int32_t>(std::atoi(argv[2]), 16, 1), build);
+    spindle::write_matrix_market(argv[3], g);
+    return 0;
   }
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
   for (int r = 0; r < rounds; ++r) {

@@ -12,8 +12,9 @@
 ///      a hint the kernel may ignore: THP "never", or no huge page free), and
 ///   2. fault their pages in on all OpenMP threads before they are first written
 ///      (madvise MADV_POPULATE_WRITE, Linux 5.14+; no user-space write, contents unchanged).
-/// Either step that the system does not support is skipped, once and silently; the array is the
-/// same either way. Off Linux the helpers are plain allocations.
+/// Either step that the system does not support (the kernel, or a sandbox refusing it) is
+/// skipped from then on, silently; the array is the same either way. Off Linux the helpers are
+/// plain allocations.
 ///
 /// SPINDLE_HUGE_PAGES=0 (read once per process) turns both steps off, for hosts where huge pages
 /// are unwelcome (memory accounting, latency-sensitive neighbours).
@@ -26,7 +27,10 @@
 
 namespace spindle::detail {
 
-/// Arrays smaller than this are left to the allocator as they are (four 2 MB pages).
+/// Arrays smaller than this are left to the allocator as they are. Four 2 MB pages: below that
+/// the huge-page interior is small and the faults few (a 4 MB array faults in about 1 ms on one
+/// thread), while the arrays that cost (a graph's columns, 16 MB per million vertices of int32
+/// degrees or offsets) are all far above it.
 inline constexpr std::size_t kLargeHostArrayBytes = std::size_t{8} << 20;
 
 /// Whether prepare_host_pages does anything in this process (Linux, SPINDLE_HUGE_PAGES not 0).
@@ -34,9 +38,13 @@ bool host_pages_enabled() noexcept;
 
 /// Steps 1 and 2 above over [p, p + bytes), which must be memory the caller has allocated and not
 /// yet written (written memory is fine too; the step is then wasted work). Only whole pages
-/// inside the range are touched. Does nothing below kLargeHostArrayBytes. Never throws; safe to
-/// call from any thread (it opens an OpenMP parallel region of its own, serialised when called
-/// from inside one).
+/// inside the range are touched. Does nothing below kLargeHostArrayBytes. Never throws and leaves
+/// errno as it was; safe to call from any thread (it opens an OpenMP parallel region of its own,
+/// except inside one, where the calling thread does all of it).
+///
+/// The huge-page hint stays on the range after the array is freed: where glibc serves a large
+/// array from its heap instead of a mapping of its own (arrays below its dynamic mmap threshold,
+/// at most 32 MB), later small allocations there may sit on huge pages too.
 void prepare_host_pages(void* p, std::size_t bytes) noexcept;
 
 /// n value-initialised Ts, like workspace(): allocated through host_allocation (OutOfMemory
