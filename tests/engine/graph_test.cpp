@@ -211,6 +211,44 @@ TEST(Graph, TransposeMatchesNaiveForEveryThreadCount) {
   check_transpose_across_threads<std::int64_t>();
 }
 
+// in_degrees counts on several threads into counts of their own from 2^20 entries on, with as
+// many threads as the columns allow (threads x cols <= nnz): a graph of 1.5 M entries over 2000
+// columns (so up to 8 threads here), one of them a hub in every row, against a naive count, for
+// several thread counts (a fresh graph each: the degrees are cached). A small graph takes the
+// plain loop.
+TEST(Graph, InDegreesMatchANaiveCountOnEveryThreadCount) {
+  std::mt19937_64 rng(5);
+  const std::int64_t n = 3000, m = 2000;
+  std::vector<std::int32_t> want(static_cast<std::size_t>(m), 0);
+  Coo<std::int32_t> coo;
+  coo.rows = static_cast<std::int32_t>(n);
+  coo.cols = static_cast<std::int32_t>(m);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::vector<bool> seen(static_cast<std::size_t>(m), false);
+    seen[1234] = true;  // the hub: in every row
+    for (int e = 0; e < 499; ++e) seen[rng() % m] = true;
+    for (std::int64_t j = 0; j < m; ++j) {
+      if (!seen[static_cast<std::size_t>(j)]) continue;
+      coo.row.push_back(static_cast<std::int32_t>(i));
+      coo.col.push_back(static_cast<std::int32_t>(j));
+      ++want[static_cast<std::size_t>(j)];
+    }
+  }
+  ASSERT_GE(coo.row.size(), std::size_t{1} << 20);
+  ASSERT_EQ(want[1234], n);
+  struct ThreadCountGuard {
+    int saved = omp_get_max_threads();
+    ~ThreadCountGuard() { omp_set_num_threads(saved); }
+  } guard;
+  for (int threads : {1, 2, 3, 8}) {
+    omp_set_num_threads(threads);
+    const auto g = build_graph<std::int32_t, Pattern>(coo);
+    EXPECT_EQ(g.in_degrees(), want) << threads << " threads";
+  }
+  Graph<std::int32_t, Pattern> small(2, 3, {0, 2, 3}, {0, 2, 2});
+  EXPECT_EQ(small.in_degrees(), (std::vector<std::int32_t>{1, 0, 2}));
+}
+
 TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {
   Graph<std::int32_t, Pattern> p(2, 2, {0, 1, 2}, {1, 0});
   auto f = p.with_values<float>();
