@@ -148,17 +148,27 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   }
   auto row_start = detail::large_workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
                                                          "build_graph: row offsets");
-  {
-    std::int64_t running = 0;
-    for (std::int64_t i = 0; i < rows; ++i) {
-      row_start[i] = running;
-      for (int b = 0; b < nb; ++b) {
-        const std::int64_t c = counts[b][i];
-        counts[b][i] = running;
-        running += c;
-      }
+  // Offsets in (row, block) order, in three passes of which only the scan of row totals is
+  // sequential. One sequential pass over rows x blocks (nb strided counts per row) was a third
+  // of reading R-MAT 22 on 16 threads: the whole read took 694-754 ms with it, 447-516 without.
+#pragma omp parallel for num_threads(nb) schedule(static)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+    std::int64_t total = 0;
+    for (int b = 0; b < nb; ++b) total += counts[b][i];
+    row_start[i + 1] = total;
+  }
+  row_start[0] = 0;
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+    row_start[i + 1] += row_start[i];
+  }
+#pragma omp parallel for num_threads(nb) schedule(static)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+    std::int64_t running = row_start[i];
+    for (int b = 0; b < nb; ++b) {
+      const std::int64_t c = counts[b][i];
+      counts[b][i] = running;
+      running += c;
     }
-    row_start[rows] = running;
   }
   auto scol =
       detail::large_workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
