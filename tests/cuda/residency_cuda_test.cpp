@@ -365,14 +365,20 @@ TEST(CudaTransfer, StagedCopiesMatchPlainCopiesAtEverySize) {
       for (auto& b : src) b = static_cast<unsigned char>(rng());
       void* d = nullptr;
       ASSERT_EQ(cudaMalloc(&d, std::max<std::size_t>(bytes, 1)), cudaSuccess);
-      ASSERT_EQ(cudaMemset(d, 0xFF, std::max<std::size_t>(bytes, 1)), cudaSuccess);
+      // Every step on `stream`, which is non-blocking: a cudaMemset or cudaMemcpy on the legacy
+      // default stream is not ordered with it (the poison could land after the staged copy, as
+      // it did under `ctest -j3`), and a plain cudaMemcpy from pageable memory may return
+      // before its DMA has finished.
+      ASSERT_EQ(cudaMemsetAsync(d, 0xFF, std::max<std::size_t>(bytes, 1), stream), cudaSuccess);
       detail::cuda::copy_to_device(d, src.data(), bytes, stream);
+      ASSERT_EQ(cudaMemcpyAsync(plain.data(), d, bytes, cudaMemcpyDeviceToHost, stream),
+                cudaSuccess);
       ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      ASSERT_EQ(cudaMemcpy(plain.data(), d, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
       EXPECT_TRUE(plain == src) << bytes << " bytes up, round " << round;
       // Down from data that a plain copy put there (the other way round).
       for (auto& b : src) b = static_cast<unsigned char>(rng());
-      ASSERT_EQ(cudaMemcpy(d, src.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+      ASSERT_EQ(cudaMemcpyAsync(d, src.data(), bytes, cudaMemcpyHostToDevice, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
       detail::cuda::copy_to_host(back.data(), d, bytes, stream);
       EXPECT_TRUE(back == src) << bytes << " bytes down, round " << round;
       ASSERT_EQ(cudaFree(d), cudaSuccess);
