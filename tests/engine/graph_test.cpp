@@ -143,6 +143,13 @@ TEST(Graph, TransposeAndStatsMatchNaiveOnRandomGraph) {
   for (int j = 0; j < m; ++j) EXPECT_EQ(g.in_degrees()[j], t.row_length(j));
 }
 
+// Restores the OpenMP thread count however a test's loop over thread counts ends (a failed
+// ASSERT returns early).
+struct ThreadCountGuard {
+  int saved = omp_get_max_threads();
+  ~ThreadCountGuard() { omp_set_num_threads(saved); }
+};
+
 // The transpose splits its work over threads from 65536 entries per thread on, and sorts in
 // buckets of 2^14 columns: a graph with skewed and empty columns, large enough for several
 // threads and seven buckets (the last one partial), built fresh for each thread count (the
@@ -175,11 +182,7 @@ void check_transpose_across_threads() {
     }
   }
   std::sort(want.begin(), want.end());
-  // Restores the thread count however the loop ends (a failed ASSERT returns early).
-  struct ThreadCountGuard {
-    int saved = omp_get_max_threads();
-    ~ThreadCountGuard() { omp_set_num_threads(saved); }
-  } guard;
+  const ThreadCountGuard guard;
   for (int threads : {1, 2, 3, 8}) {
     omp_set_num_threads(threads);
     const auto g = build_graph<I, double>(coo);
@@ -236,10 +239,7 @@ TEST(Graph, InDegreesMatchANaiveCountOnEveryThreadCount) {
   }
   ASSERT_GE(coo.row.size(), std::size_t{1} << 20);
   ASSERT_EQ(want[1234], n);
-  struct ThreadCountGuard {
-    int saved = omp_get_max_threads();
-    ~ThreadCountGuard() { omp_set_num_threads(saved); }
-  } guard;
+  const ThreadCountGuard guard;
   for (int threads : {1, 2, 3, 8}) {
     omp_set_num_threads(threads);
     const auto g = build_graph<std::int32_t, Pattern>(coo);
