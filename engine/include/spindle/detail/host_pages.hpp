@@ -47,20 +47,8 @@ bool host_pages_enabled() noexcept;
 /// at most 32 MB), later small allocations there may sit on huge pages too.
 void prepare_host_pages(void* p, std::size_t bytes) noexcept;
 
-/// n value-initialised Ts, like workspace(): allocated through host_allocation (OutOfMemory
-/// naming `where`), with the pages prepared first when the array is large.
-template <class T>
-std::vector<T> large_workspace(std::size_t n, const char* where) {
-  return host_allocation(bytes_of<T>(n), where, [&] {
-    std::vector<T> v;
-    v.reserve(n);
-    prepare_host_pages(v.data(), n * sizeof(T));
-    v.resize(n);
-    return v;
-  });
-}
-
-/// n copies of `fill`; see large_workspace().
+/// n copies of `fill`, like workspace(): allocated through host_allocation (OutOfMemory naming
+/// `where`), with the pages prepared first when the array is large.
 template <class T>
 std::vector<T> large_workspace(std::size_t n, const T& fill, const char* where) {
   return host_allocation(bytes_of<T>(n), where, [&] {
@@ -70,6 +58,12 @@ std::vector<T> large_workspace(std::size_t n, const T& fill, const char* where) 
     v.resize(n, fill);
     return v;
   });
+}
+
+/// n value-initialised Ts; see the overload above.
+template <class T>
+std::vector<T> large_workspace(std::size_t n, const char* where) {
+  return large_workspace<T>(n, T{}, where);
 }
 
 /// v.reserve(n) like checked_reserve(), with the new storage's pages prepared when it is large.
