@@ -14,7 +14,15 @@
 
 #include "cuda_test_util.hpp"
 #include "ops/core/backend.hpp"
+#include "spindle/coo_builder.hpp"
 #include "spindle/ops/mxv.hpp"
+#include "spindle/version.hpp"
+#if SPINDLE_HAS_CUDA
+#include <cuda_runtime.h>
+
+#include "ops/cuda/mxv/column_relabel_order.hpp"
+#include "ops/cuda/mxv/partition.hpp"
+#endif
 
 namespace spindle {
 namespace {
@@ -788,6 +796,80 @@ TEST(MxvCuda, PublicEntryWithForcedKernelsAndDegenerateShapesMatchesCpu) {
     }
   }
 }
+
+#if SPINDLE_HAS_CUDA
+// The relabelling the warp forms gather through (column_relabel, cached on the graph) against a
+// naive host construction: the hottest kColumnRelabelHot columns by decreasing in-degree (ties by
+// id), then the other columns with entries in the order of their first entry, then the columns
+// without entries in id order; the mapped column indices; `used`. Skewed column degrees (many
+// ties, hundreds of hot columns) on more columns than the prefix holds, with unused columns
+// among them, for both index types. (Only the order's speed depends on this; the mxv tests above
+// check results over the relabelling.)
+template <class I>
+void expect_relabel_matches_host_order(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Coo<I> coo;
+  coo.rows = static_cast<I>(rows);
+  coo.cols = static_cast<I>(cols);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const int len = static_cast<int>(rng() % 41);
+    for (int t = 0; t < len; ++t) {
+      // u^3 skews the columns towards low ids; the top 3% of ids stay unused.
+      const double u = unit(rng);
+      coo.row.push_back(static_cast<I>(i));
+      coo.col.push_back(static_cast<I>(static_cast<double>(cols) * 0.97 * u * u * u));
+    }
+  }
+  BuildOptions o;
+  o.duplicates = DuplicatePolicy::Collapse;
+  const auto A = build_graph<I, Pattern>(std::move(coo), o);
+  const std::int64_t nnz = A.nnz();
+  ASSERT_GT(cols, detail::cuda::kColumnRelabelHot + 1000);
+
+  // The host's order.
+  std::vector<std::int64_t> deg(cols, 0), first(cols, std::numeric_limits<std::int64_t>::max());
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    const auto j = static_cast<std::size_t>(A.col_idx()[k]);
+    ++deg[j];
+    first[j] = std::min(first[j], k);
+  }
+  std::vector<I> perm(static_cast<std::size_t>(cols));
+  for (std::int64_t j = 0; j < cols; ++j) perm[j] = static_cast<I>(j);
+  std::stable_sort(perm.begin(), perm.end(), [&](I a, I b) { return deg[a] > deg[b]; });
+  std::stable_sort(perm.begin() + detail::cuda::kColumnRelabelHot, perm.end(),
+                   [&](I a, I b) { return first[a] < first[b]; });
+  std::vector<I> inv(static_cast<std::size_t>(cols));
+  for (std::int64_t p = 0; p < cols; ++p) inv[perm[p]] = static_cast<I>(p);
+  const auto used = std::count_if(deg.begin(), deg.end(), [](std::int64_t d) { return d > 0; });
+  ASSERT_LT(used, cols);                                    // unused columns exist
+  ASSERT_GT(used, detail::cuda::kColumnRelabelHot + 1000);  // and a cold range to order
+
+  const detail::cuda::ColumnRelabel rl = detail::cuda::column_relabel(A);
+  std::vector<I> perm_dev(static_cast<std::size_t>(cols), I(-1)), col_dev(nnz, I(-1));
+  ASSERT_EQ(
+      cudaMemcpy(perm_dev.data(), rl.perm, perm_dev.size() * sizeof(I), cudaMemcpyDeviceToHost),
+      cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(col_dev.data(), rl.col_idx, col_dev.size() * sizeof(I), cudaMemcpyDeviceToHost),
+      cudaSuccess);
+  EXPECT_EQ(rl.used, used);
+  const auto p_bad = std::mismatch(perm.begin(), perm.end(), perm_dev.begin()).first - perm.begin();
+  EXPECT_EQ(p_bad, cols) << "first different position " << p_bad << ": column " << perm[p_bad]
+                         << " expected, " << perm_dev[p_bad] << " found";
+  std::int64_t k_bad = -1;
+  for (std::int64_t k = 0; k < nnz && k_bad < 0; ++k) {
+    if (col_dev[k] != inv[A.col_idx()[k]]) k_bad = k;
+  }
+  EXPECT_EQ(k_bad, -1) << "entry " << k_bad << " mapped wrong";
+}
+
+TEST(MxvCuda, ColumnRelabelIsHotByInDegreeThenColdByFirstUse) {
+  SPINDLE_REQUIRE_CUDA();
+  expect_relabel_matches_host_order<std::int32_t>(30011, 160003, 71);
+  expect_relabel_matches_host_order<std::int64_t>(20011, 90001, 72);
+}
+#endif
 
 }  // namespace
 }  // namespace spindle

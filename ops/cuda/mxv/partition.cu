@@ -13,6 +13,7 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/cuda/common/column_degrees.cuh"
+#include "ops/cuda/mxv/column_relabel_order.hpp"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
 #include "ops/cuda/mxv/row_block_warp.cuh"
@@ -158,7 +159,12 @@ RowBlockPartition row_block_warp_run_partition(const Graph<I, V>& A) {
 
 namespace {
 
-/// inv[perm[p]] = p; used = 1 + the last position whose (sorted, decreasing) degree is > 0.
+static_assert(kColumnRelabelHot == row_block_warp_hot_entries<float>(),
+              "the relabelling's in-degree prefix is the runs kernel's fp32 hot copy");
+
+/// inv[perm[p]] = p; used = 1 + the last position whose (sorted, decreasing) degree is > 0 (the
+/// first-use sort of the cold columns keeps the columns without entries last, so the columns
+/// with entries are still perm[0, used)).
 template <class I>
 __global__ void relabel_invert_kernel(const I* perm, const ColumnDegree<I>* sorted_deg,
                                       std::int64_t n, I* inv, std::int64_t* used) {
@@ -167,6 +173,28 @@ __global__ void relabel_invert_kernel(const I* perm, const ColumnDegree<I>* sort
        p += stride) {
     inv[perm[p]] = static_cast<I>(p);
     if (sorted_deg[p] > 0 && (p + 1 == n || sorted_deg[p + 1] == 0)) *used = p + 1;
+  }
+}
+
+/// first[col[k]] = the smallest such k (first is all ones before: columns without entries keep
+/// it). Integer minima, so the order of the atomics does not matter.
+template <class I>
+__global__ void first_use_kernel(const I* col, std::int64_t nnz, ColumnDegree<I>* first) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
+       k += stride) {
+    atomicMin(first + col[k], static_cast<ColumnDegree<I>>(k));
+  }
+}
+
+/// keys[p] = first[ids[p]] for the n columns ids[0, n).
+template <class I>
+__global__ void first_use_keys_kernel(const I* ids, const ColumnDegree<I>* first, std::int64_t n,
+                                      ColumnDegree<I>* keys) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;
+       p += stride) {
+    keys[p] = first[ids[p]];
   }
 }
 
@@ -179,6 +207,38 @@ __global__ void relabel_columns_kernel(const I* col, std::int64_t nnz, const I* 
   }
 }
 
+/// ids[kColumnRelabelHot, cols) (columns in decreasing in-degree) re-sorted by each column's
+/// first entry in A's entry order; `first` (cols counters, overwritten) and `scratch` (cols ids)
+/// are workspace. Columns without entries keep the all-ones key: stable, they stay last, in the
+/// order they had. Enqueued on `st` (the context's stream).
+template <class I>
+void sort_cold_columns_by_first_use(const I* col_idx, std::int64_t nnz, std::int64_t cols,
+                                    ColumnDegree<I>* first, I* ids, I* scratch, cudaStream_t st) {
+  using U = ColumnDegree<I>;
+  const std::int64_t cold = cols - kColumnRelabelHot;
+  if (cold <= 1 || nnz == 0) return;
+  SPINDLE_CUDA_CHECK(cudaMemsetAsync(first, 0xFF, static_cast<std::size_t>(cols) * sizeof(U), st));
+  first_use_kernel<I><<<grid_stride_blocks(nnz), 256, 0, st>>>(col_idx, nnz, first);
+  SPINDLE_CUDA_CHECK_LAUNCH("first_use_kernel");
+  const std::size_t key_bytes = static_cast<std::size_t>(cold) * sizeof(U);
+  DeviceBuffer keys(key_bytes, "mxv column relabel"), keys_sorted(key_bytes, "mxv column relabel");
+  I* const cold_ids = ids + kColumnRelabelHot;
+  first_use_keys_kernel<I>
+      <<<grid_stride_blocks(cold), 256, 0, st>>>(cold_ids, first, cold, keys.as<U>());
+  SPINDLE_CUDA_CHECK_LAUNCH("first_use_keys_kernel");
+  std::size_t temp_bytes = 0;
+  const int bits = static_cast<int>(sizeof(U) * 8);
+  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.as<const U>(),
+                                                     keys_sorted.as<U>(), cold_ids, scratch, cold,
+                                                     0, bits, st));
+  DeviceBuffer temp(std::max<std::size_t>(temp_bytes, 1), "mxv column relabel");
+  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.as<const U>(),
+                                                     keys_sorted.as<U>(), cold_ids, scratch, cold,
+                                                     0, bits, st));
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(cold_ids, scratch, static_cast<std::size_t>(cold) * sizeof(I),
+                                     cudaMemcpyDeviceToDevice, st));
+}
+
 }  // namespace
 
 template <class I, class V>
@@ -186,7 +246,9 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
   const auto& slot = A.template extension<PartitionSlot>("cuda.mxv.column_relabel", [&] {
     // On the device: in-degrees (atomic counts: integers, so the order of the adds does not
     // matter), a stable radix sort of the column ids by decreasing in-degree (ids ascend within a
-    // degree: deterministic), its inverse, and the column indices mapped through it.
+    // degree: deterministic), then the columns past the hottest kColumnRelabelHot re-sorted by
+    // their first entry (first use; columns without entries keep their place at the end), the
+    // inverse, and the column indices mapped through it. Every step is deterministic.
     const std::int64_t cols = A.cols(), nnz = A.nnz();
     const DeviceCsr<I, Pattern> d = device_pattern(A);
     Context& ctx = context();
@@ -207,6 +269,8 @@ ColumnRelabel column_relabel(const Graph<I, V>& A) {
       sort_column_degrees<I>(d.col_idx, nnz, cols, deg.as<ColumnDegree<I>>(),
                              deg_sorted.as<ColumnDegree<I>>(), s->b.as<I>(), "mxv column relabel",
                              st);
+      sort_cold_columns_by_first_use<I>(d.col_idx, nnz, cols, deg.as<ColumnDegree<I>>(),
+                                        s->b.as<I>(), inv.as<I>(), st);
       relabel_invert_kernel<<<grid_stride_blocks(cols), 256, 0, st>>>(
           s->b.as<const I>(), deg_sorted.as<const ColumnDegree<I>>(), cols, inv.as<I>(),
           used.as<std::int64_t>());

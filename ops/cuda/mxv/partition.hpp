@@ -202,11 +202,13 @@ bool build_sliced_rows(const I* row_ptr, std::int64_t n, std::int64_t slot,
   return true;
 }
 
-/// Columns renumbered by decreasing in-degree (ties by id), so the most gathered entries of u
-/// are packed at the front and stay in L1 / L2: col_idx[k] = new id of column col_idx_A[k],
-/// perm[new] = old id. Built once per graph on the host (counting sort of in_degrees()) and
-/// cached with the graph; rows keep their order, so outputs need no permutation. Within a row
-/// the new ids are no longer sorted, which no kernel relies on.
+/// Columns renumbered so that the most gathered entries of u are packed at the front and stay in
+/// shared memory / L1: the hottest 40 K by decreasing in-degree (ties by id), the rest in the
+/// order of their first entry (first use: cold columns gathered by one task share more L2
+/// sectors), columns without entries last. col_idx[k] = new id of column col_idx_A[k], perm[new]
+/// = old id. Built once per graph on the device (partition.cu) and cached with the graph; rows
+/// keep their order, so outputs need no permutation. Within a row the new ids are no longer
+/// sorted, which no kernel relies on.
 struct ColumnRelabel {
   const void* col_idx = nullptr;  ///< device, nnz entries of type I
   const void* perm = nullptr;     ///< device, cols entries of type I

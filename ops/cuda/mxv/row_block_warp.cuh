@@ -11,11 +11,11 @@
 /// barrier ties the warps together, so one warp's reduction overlaps the others' loads: the block
 /// form stalls all of its threads at two barriers per block.
 ///
-/// Over relabelled columns (partition.hpp's ColumnRelabel: ids by decreasing in-degree) each block
-/// first copies u's hottest entries into shared memory (fp32: 40960, 160 KB; see
-/// kRowBlockWarpSmemBudget); gathers of those ids are shared-memory reads (a warp's 32 random
-/// reads cost about the bank-conflict degree, where L1 hits cost one wavefront per distinct line),
-/// the rest go through L1, which then holds only cold lines, and are kept last in L2.
+/// Over relabelled columns (partition.hpp's ColumnRelabel: the hottest ids first, by decreasing
+/// in-degree) each block first copies u's hottest entries into shared memory (fp32: 40960, 160
+/// KB; see kRowBlockWarpSmemBudget); gathers of those ids are shared-memory reads (a warp's 32
+/// random reads cost about the bank-conflict degree, where L1 hits cost one wavefront per distinct
+/// line), the rest go through L1, which then holds only cold lines, and are kept last in L2.
 ///
 /// Rows longer than 64 entries get tasks of their own: whole when at most 256 entries, else cut
 /// into pieces of 256 whose partials row_block's second kernel adds in order. No atomics: results
