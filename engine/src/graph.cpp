@@ -13,6 +13,8 @@
 
 #include "spindle/debug/allocation.hpp"
 #include "spindle/detail/host_pages.hpp"
+#include "spindle/detail/transpose_builder.hpp"
+#include "spindle/error.hpp"
 
 namespace spindle {
 
@@ -164,6 +166,23 @@ template <class I, class V>
 const Graph<I, V>& Graph<I, V>::transpose() const {
   std::lock_guard<std::recursive_mutex> lock(data_->mutex);
   if (data_->transpose) return *data_->transpose;
+  if (detail::TransposeBuilder* builder = detail::current_transpose_builder()) {
+    detail::TransposeParts<I, V> parts;
+    if (builder->build(*this, parts)) {
+      if (parts.row_ptr.size() != static_cast<std::size_t>(cols_) + 1 ||
+          parts.col_idx.size() != data_->col_idx.size() ||
+          parts.values.size() != data_->values.size()) {
+        throw Error("transpose: a backend's build returned arrays of the wrong sizes");
+      }
+      auto t = std::make_shared<Storage>();
+      t->row_ptr = std::move(parts.row_ptr);
+      t->col_idx = std::move(parts.col_idx);
+      t->values = std::move(parts.values);
+      t->extensions = std::move(parts.extensions);
+      data_->transpose.reset(new Graph(Unchecked{}, cols_, rows_, std::move(t)));
+      return *data_->transpose;
+    }
+  }
   const std::int64_t n = rows_, m = cols_;
   const std::int64_t nnz = static_cast<std::int64_t>(data_->col_idx.size());
   // Built aside and cached only when complete: a failed allocation leaves no partial transpose.
@@ -365,6 +384,21 @@ std::size_t Graph<I, V>::bytes() const noexcept {
   return data_->row_ptr.size() * sizeof(I) + data_->col_idx.size() * sizeof(I) +
          data_->values.size() * sizeof(stored_value_type);
 }
+
+namespace detail {
+namespace {
+thread_local TransposeBuilder* t_transpose_builder = nullptr;
+}  // namespace
+
+TransposeBuilder* current_transpose_builder() noexcept { return t_transpose_builder; }
+
+ScopedTransposeBuilder::ScopedTransposeBuilder(TransposeBuilder* builder) noexcept
+    : previous_(t_transpose_builder) {
+  t_transpose_builder = builder;
+}
+
+ScopedTransposeBuilder::~ScopedTransposeBuilder() { t_transpose_builder = previous_; }
+}  // namespace detail
 
 #define SPINDLE_INSTANTIATE_GRAPH(I, V)                               \
   template class Graph<I, V>;                                         \

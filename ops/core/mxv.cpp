@@ -9,6 +9,7 @@
 #include "ops/core/instantiate.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/core/vxm_push.hpp"
+#include "spindle/detail/transpose_builder.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/detail/prologue.hpp"
 
@@ -34,6 +35,13 @@ detail::MxvInfo mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_fu
   return info;
 }
 
+// Who builds A^T if the call needs it and the graph has none cached: on CUDA the device
+// (spindle/detail/transpose_builder.hpp: the same arrays, plus the device copy the call then
+// uses), elsewhere the host.
+detail::TransposeBuilder* transpose_builder(Device device) {
+  return device == Device::Cuda ? detail::cuda_transpose_builder() : nullptr;
+}
+
 // Statistics of the graph whose rows produce the output (what a pull kernel iterates).
 template <class I, class V>
 const GraphStats& output_row_stats(const Graph<I, V>& A, bool transpose_a, bool vxm) {
@@ -46,6 +54,7 @@ template <class S, class I, class V>
 void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Graph<I, V>& A, const Vector<typename S::value_type>& u, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
+  const detail::ScopedTransposeBuilder transpose_on(transpose_builder(device));
   detail::OutputStage<Vector<typename S::value_type>> out(w);
   if (!detail::mxv_prologue("mxv", out, mask, accum, A, u, desc, false, device != Device::Cuda))
     return;
@@ -65,6 +74,7 @@ template <class S, class I, class V>
 void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
          const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
+  const detail::ScopedTransposeBuilder transpose_on(transpose_builder(device));
   detail::OutputStage<Vector<typename S::value_type>> out(w);
   // Push or pull (ops/core/vxm_push.hpp): decided before anything builds A^T (the prologue for a
   // pull, the pull's statistics). Only calls that could push count their input's terms.

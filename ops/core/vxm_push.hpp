@@ -92,7 +92,7 @@ inline bool push_candidate(Device device, SemiringKind s, const Descriptor& desc
 /// the push's plan, or false with `note`, one clause saying why the pull runs instead (the pull's
 /// plan then comes from plan_mxv and carries it). `a` are A's statistics (not A^T's);
 /// `transpose_cached` says whether A^T exists already (Graph::has_transpose): the pull builds it
-/// on the host first otherwise, which costs more than many pushes.
+/// first otherwise (sorted on the device from 2^20 entries), which costs more than many pushes.
 struct PushDecision {
   bool push = false;
   Plan plan;

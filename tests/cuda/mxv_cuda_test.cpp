@@ -20,8 +20,11 @@
 #if SPINDLE_HAS_CUDA
 #include <cuda_runtime.h>
 
+#include "engine/src/cuda/graph_device.hpp"
 #include "ops/cuda/mxv/column_relabel_order.hpp"
 #include "ops/cuda/mxv/partition.hpp"
+#include "spindle/cuda/residency.hpp"
+#include "spindle/detail/transpose_builder.hpp"
 #endif
 
 namespace spindle {
@@ -868,6 +871,117 @@ TEST(MxvCuda, ColumnRelabelIsHotByInDegreeThenColdByFirstUse) {
   SPINDLE_REQUIRE_CUDA();
   expect_relabel_matches_host_order<std::int32_t>(30011, 160003, 71);
   expect_relabel_matches_host_order<std::int64_t>(20011, 90001, 72);
+}
+// First difference of two arrays as a message, or "" when equal (no multi-MB diffs in the log).
+template <class T>
+std::string first_difference(const std::vector<T>& got, const std::vector<T>& want) {
+  if (got.size() != want.size()) {
+    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
+  }
+  const auto at = std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
+  if (at == static_cast<std::ptrdiff_t>(got.size())) return "";
+  return "first difference at " + std::to_string(at) + ": " + std::to_string(got[at]) +
+         " against " + std::to_string(want[at]);
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return h;
+}
+
+// A^T sorted on the device (ops/cuda/transpose.cu, installed while CUDA operations run) against
+// the host's counting sort of the same graph: the same arrays element for element, for every
+// index and value type, on a rectangular graph above the device path's 2^20 entries with skewed
+// columns, empty rows and columns, and rows of thousands of entries. The device copy it leaves
+// behind is the transpose's (found without an upload) and equals the host arrays. Then the public
+// vxm on a fresh copy, on CUDA, which builds its A^T that way: the CPU backend's result, and A's
+// structure uploaded instead of A^T's.
+template <class I, class V>
+void expect_device_transpose_matches_host(std::uint64_t seed) {
+  constexpr bool kValues = !Graph<I, V>::is_pattern;
+  const std::int64_t rows = 3001, cols = 400009;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Coo<I> coo;
+  coo.rows = static_cast<I>(rows);
+  coo.cols = static_cast<I>(cols);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    if (i % 11 == 5) continue;  // empty rows
+    const int len = i % 97 == 0 ? 6000 : static_cast<int>(rng() % 700);
+    for (int t = 0; t < len; ++t) {
+      const double u = unit(rng);
+      coo.row.push_back(static_cast<I>(i));
+      coo.col.push_back(static_cast<I>(static_cast<double>(cols - 1) * u * u));
+      if (kValues) coo.val.push_back(static_cast<double>(rng() % 1000) / 8.0 - 60.0);
+    }
+  }
+  BuildOptions o;
+  o.duplicates = DuplicatePolicy::KeepFirst;
+  const auto A = build_graph<I, V>(std::move(coo), o);
+  ASSERT_GT(A.nnz(), std::int64_t{1} << 20);
+  const auto copy = [&A] {  // the same arrays in storage of their own (no shared cache)
+    return Graph<I, V>(A.rows(), A.cols(), std::vector<I>(A.row_ptr()), std::vector<I>(A.col_idx()),
+                       std::vector(A.values()));
+  };
+  const std::string type =
+      std::string(to_string(index_kind_of<I>())) + "/" + to_string(value_kind_of<V>());
+  const Graph<I, V>& host = A.transpose();  // no builder installed: the host's
+  const Graph<I, V> B = copy();
+  const Graph<I, V>* dev = nullptr;
+  {
+    const detail::ScopedTransposeBuilder on(detail::cuda_transpose_builder());
+    dev = &B.transpose();
+  }
+  EXPECT_EQ(dev->rows(), host.rows());
+  EXPECT_EQ(dev->cols(), host.cols());
+  EXPECT_EQ(first_difference(dev->row_ptr(), host.row_ptr()), "") << type << " row_ptr";
+  EXPECT_EQ(first_difference(dev->col_idx(), host.col_idx()), "") << type << " col_idx";
+  EXPECT_EQ(first_difference(dev->values(), host.values()), "") << type << " values";
+
+  const std::uint64_t uploads = transfer_stats().graph_uploads;
+  const auto d = detail::cuda::device_pattern(*dev);
+  EXPECT_EQ(first_difference(download(d.row_ptr, host.row_ptr().size()), host.row_ptr()), "")
+      << type << " device row_ptr";
+  EXPECT_EQ(first_difference(download(d.col_idx, host.col_idx().size()), host.col_idx()), "")
+      << type << " device col_idx";
+  if constexpr (kValues) {
+    const auto dv = detail::cuda::device_csr<V>(*dev);
+    EXPECT_EQ(first_difference(download(dv.values, host.values().size()), host.values()), "")
+        << type << " device values";
+  }
+  EXPECT_EQ(transfer_stats().graph_uploads, uploads) << type << ": the device copy was uploaded";
+
+  // The public vxm on CUDA over a fresh copy: A's structure goes up (rows + 1 offsets), not A^T's;
+  // A's values as stored, and A^T's as float when they are not (the pull's type).
+  const Graph<I, V> C = copy();
+  const auto u = random_vector<float>(rows, 0.0, seed + 1);
+  Vector<float> want, got;
+  vxm(want, Mask{}, Accum::none(), semiring::plus_times<float>{}, u, A,
+      Descriptor().on(Device::Cpu));
+  reset_transfer_stats();
+  // (row_block forced: cuSPARSE would also upload ones for a pattern graph's values.)
+  vxm(got, Mask{}, Accum::none(), semiring::plus_times<float>{}, u, C,
+      Descriptor().on(Device::Cuda).force(MxvKernel::RowBlock));
+  EXPECT_TRUE(C.has_transpose());
+  const std::uint64_t a_structure = static_cast<std::uint64_t>(rows + 1 + C.nnz()) * sizeof(I);
+  const std::uint64_t value_bytes = kValues ? static_cast<std::uint64_t>(C.nnz()) *
+                                                  (sizeof(typename Graph<I, V>::stored_value_type) +
+                                                   (std::is_same_v<V, float> ? 0 : sizeof(float)))
+                                            : 0;
+  EXPECT_EQ(transfer_stats().graph_upload_bytes, a_structure + value_bytes) << type;
+  EXPECT_TRUE(cuda_test::same_result(got, want, false)) << type;
+}
+
+TEST(MxvCuda, TransposeSortedOnTheDeviceEqualsTheHostTranspose) {
+  SPINDLE_REQUIRE_CUDA();
+  expect_device_transpose_matches_host<std::int32_t, float>(81);
+  expect_device_transpose_matches_host<std::int32_t, double>(82);
+  expect_device_transpose_matches_host<std::int32_t, Pattern>(83);
+  expect_device_transpose_matches_host<std::int64_t, float>(84);
+  expect_device_transpose_matches_host<std::int64_t, double>(85);
+  expect_device_transpose_matches_host<std::int64_t, Pattern>(86);
 }
 #endif
 

@@ -9,6 +9,8 @@
 #include <omp.h>
 
 #include "spindle/coo_builder.hpp"
+#include "spindle/detail/transpose_builder.hpp"
+#include "spindle/error.hpp"
 #include "spindle/graph.hpp"
 
 namespace spindle {
@@ -254,6 +256,98 @@ TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {
   auto f = p.with_values<float>();
   EXPECT_EQ(f.values(), (std::vector<float>{1.f, 1.f}));
   EXPECT_EQ(f.with_values<Pattern>().nnz(), 2);
+}
+
+// A builder standing in for a backend's (the CUDA one sorts on the device): counts its calls and
+// answers with whatever the test set up.
+// A builder standing in for a backend's (the CUDA one sorts on the device) for float graphs:
+// counts its calls and answers with whatever the test set up.
+struct FakeTransposeBuilder final : detail::TransposeBuilder {
+  using detail::TransposeBuilder::build;
+  int calls = 0;
+  bool accept = false;
+  detail::TransposeParts<std::int32_t, float> parts;  // handed over when accepting
+  bool build(const Graph<std::int32_t, float>&,
+             detail::TransposeParts<std::int32_t, float>& out) override {
+    ++calls;
+    if (accept) out = std::move(parts);
+    return accept;
+  }
+};
+
+struct MarkerSlot : detail::ExtensionSlot {
+  int value = 0;
+};
+
+// Graph::transpose() asks the builder installed on its thread (and only when nothing is cached):
+// a builder that declines leaves the host's build; one that accepts has its arrays and extensions
+// adopted as they are; arrays of the wrong sizes are refused and nothing is cached. The guards
+// nest and put back what was installed before.
+TEST(Graph, TransposeAsksTheInstalledBuilderAndAdoptsWhatItBuilds) {
+  // 3 x 4: [[0 1 0 2] [0 0 0 0] [3 0 4 0]], A^T is 4 x 3.
+  const auto make = [] {
+    return Graph<std::int32_t, float>(3, 4, {0, 2, 2, 4}, {1, 3, 0, 2}, {1.f, 2.f, 3.f, 4.f});
+  };
+  const std::vector<std::int32_t> t_rp = {0, 1, 2, 3, 4}, t_ci = {2, 0, 2, 0};
+  const std::vector<float> t_val = {3.f, 1.f, 4.f, 2.f};
+  EXPECT_EQ(detail::current_transpose_builder(), nullptr);
+  FakeTransposeBuilder fake;
+  {
+    const detail::ScopedTransposeBuilder on(&fake);
+    EXPECT_EQ(detail::current_transpose_builder(), &fake);
+    {
+      const detail::ScopedTransposeBuilder off(nullptr);
+      EXPECT_EQ(detail::current_transpose_builder(), nullptr);
+    }
+    EXPECT_EQ(detail::current_transpose_builder(), &fake);
+
+    // Declined: the host's transpose.
+    const auto a = make();
+    const auto& t = a.transpose();
+    EXPECT_EQ(fake.calls, 1);
+    EXPECT_EQ(t.row_ptr(), t_rp);
+    EXPECT_EQ(t.col_idx(), t_ci);
+    EXPECT_EQ(t.values(), t_val);
+    (void)a.transpose();  // cached: not asked again
+    EXPECT_EQ(fake.calls, 1);
+
+    // Accepted: the builder's arrays (deliberately not A^T, to tell them apart) and its slot.
+    const auto b = make();
+    fake.accept = true;
+    fake.parts.row_ptr = {0, 0, 1, 3, 4};
+    fake.parts.col_idx = {1, 0, 2, 1};
+    fake.parts.values = {7.f, 8.f, 9.f, 10.f};
+    auto slot = std::make_unique<MarkerSlot>();
+    slot->value = 42;
+    fake.parts.extensions.emplace_back("test.marker", std::move(slot));
+    const auto& u = b.transpose();
+    EXPECT_EQ(fake.calls, 2);
+    EXPECT_EQ(u.rows(), 4);
+    EXPECT_EQ(u.cols(), 3);
+    EXPECT_EQ(u.row_ptr(), (std::vector<std::int32_t>{0, 0, 1, 3, 4}));
+    EXPECT_EQ(u.col_idx(), (std::vector<std::int32_t>{1, 0, 2, 1}));
+    EXPECT_EQ(u.values(), (std::vector<float>{7.f, 8.f, 9.f, 10.f}));
+    bool made = false;
+    const MarkerSlot& found = u.extension<MarkerSlot>("test.marker", [&] {
+      made = true;
+      return std::make_unique<MarkerSlot>();
+    });
+    EXPECT_FALSE(made);
+    EXPECT_EQ(found.value, 42);
+
+    // Wrong sizes: refused, nothing cached; the host builds it once no builder is installed.
+    const auto c = make();
+    fake.parts = {};
+    fake.parts.row_ptr = {0, 1, 2, 3};  // 4 offsets for 4 rows: one short
+    fake.parts.col_idx = t_ci;
+    fake.parts.values = t_val;
+    EXPECT_THROW((void)c.transpose(), Error);
+    EXPECT_FALSE(c.has_transpose());
+    const detail::ScopedTransposeBuilder off(nullptr);
+    EXPECT_EQ(c.transpose().row_ptr(), t_rp);
+    EXPECT_EQ(fake.calls, 3);
+  }
+  EXPECT_EQ(detail::current_transpose_builder(), nullptr);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ops_test_util.hpp"
+#include "spindle/detail/transpose_builder.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/cpu/mxv_impl.hpp"
@@ -248,6 +249,41 @@ TEST(Mxv, ForcedGpuKernelOnCpuFallsBackAndStillComputes) {
       A, Mask{}, Accum::none(), Descriptor{}.force(MxvKernel::CpuRowBalanced));
   EXPECT_TRUE(forced_cpu.forced);
   EXPECT_EQ(forced_cpu.device, Device::Cpu);
+}
+
+// On the CPU a vxm or a transposed mxv builds A^T on the host whatever builder a caller has
+// installed on the thread (a backend's would sort on a GPU), and the caller's is back afterwards;
+// the results match the oracle.
+TEST(Mxv, CpuCallsBuildTheTransposeOnTheHost) {
+  struct Counting final : detail::TransposeBuilder {
+    using detail::TransposeBuilder::build;
+    int calls = 0;
+    bool build(const Graph<std::int32_t, float>&,
+               detail::TransposeParts<std::int32_t, float>&) override {
+      ++calls;
+      return false;
+    }
+  } counting;
+  const detail::ScopedTransposeBuilder installed(&counting);
+  const DenseRef ref = test::random_matrix(30, 30, 16);
+  const Vector<float> u = test::random_vector<float>(30, 0.0, 17);
+  const Descriptor cpu = Descriptor{}.on(Device::Cpu);
+  for (const Op op : {Op::Vxm, Op::MxvT}) {
+    const auto A = test::to_graph<std::int32_t, float>(ref);
+    Vector<float> w;
+    if (op == Op::Vxm) {
+      vxm(w, Mask{}, Accum::none(), semiring::plus_times<float>{}, u, A, cpu);
+    } else {
+      mxv(w, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, u,
+          Descriptor(cpu).with_transpose_a());
+    }
+    EXPECT_TRUE(A.has_transpose()) << name(op);
+    test::expect_matches(
+        w, oracle_t<float, float>(SemiringKind::PlusTimes, ref.transposed(), test::ref_of(u)),
+        false, name(op));
+  }
+  EXPECT_EQ(counting.calls, 0);
+  EXPECT_EQ(detail::current_transpose_builder(), &counting);
 }
 
 // plan_for_vxm plans over the rows of A^T: the same plan as plan_for_mxv on a graph built from

@@ -7,6 +7,7 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
+#include "engine/src/cuda/graph_device_adopt.hpp"
 #include "engine/src/cuda/transfer.hpp"
 
 namespace spindle::detail::cuda {
@@ -108,6 +109,26 @@ DeviceCsr<I, Pattern> device_pattern(const Graph<I, V>& A) {
   d.col_idx = s.col_idx.template as<const I>();
   return d;
 }
+
+template <class I>
+AdoptedExtension adopted_structure(DeviceBuffer row_ptr, DeviceBuffer col_idx) {
+  auto slot = std::make_unique<StructureSlot<I>>();
+  slot->row_ptr = std::move(row_ptr);
+  slot->col_idx = std::move(col_idx);
+  return {kStructureKey, std::move(slot)};
+}
+
+template <class T>
+AdoptedExtension adopted_values(DeviceBuffer values) {
+  auto slot = std::make_unique<ValuesSlot>();
+  slot->values = std::move(values);
+  return {values_key<T>(), std::move(slot)};
+}
+
+template AdoptedExtension adopted_structure<std::int32_t>(DeviceBuffer, DeviceBuffer);
+template AdoptedExtension adopted_structure<std::int64_t>(DeviceBuffer, DeviceBuffer);
+template AdoptedExtension adopted_values<float>(DeviceBuffer);
+template AdoptedExtension adopted_values<double>(DeviceBuffer);
 
 #define SPINDLE_GRAPH_DEVICE_(I, V)                                           \
   template DeviceCsr<I, float> device_csr<float, I, V>(const Graph<I, V>&);   \
