@@ -8,6 +8,7 @@
 #include <limits>
 #include <new>
 #include <numeric>
+#include <type_traits>
 
 #include "spindle/debug/allocation.hpp"
 #include "spindle/detail/host_pages.hpp"
@@ -284,8 +285,25 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i)
     row_ptr[i + 1] = row_ptr[i] + row_len[i];
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[rows]);
-  auto col_idx = detail::large_workspace<I>(static_cast<std::size_t>(nnz), "build_graph: col_idx");
   using SV = typename Graph<I, V>::stored_value_type;
+  if (nnz == n) {
+    // No entry was merged away: every row kept its entries where the sort put them, so the
+    // sorted columns are the graph's (a 4-byte-per-entry copy and its fresh pages saved; most
+    // files hold no duplicates), and so are the values when they are already doubles.
+    std::vector<SV> values;
+    if constexpr (std::is_same_v<SV, double>) {
+      if (have_vals) values = std::move(sval);
+    }
+    if (!pattern && values.size() != static_cast<std::size_t>(n)) {
+      values = detail::large_workspace<SV>(static_cast<std::size_t>(n), "build_graph: values");
+      SV* out = values.data();
+      const double* in = sval.data();
+#pragma omp parallel for schedule(static)
+      for (std::int64_t k = 0; k < n; ++k) out[k] = have_vals ? static_cast<SV>(in[k]) : SV(1);
+    }
+    return Graph<I, V>(rows, cols, std::move(row_ptr), std::move(scol), std::move(values));
+  }
+  auto col_idx = detail::large_workspace<I>(static_cast<std::size_t>(nnz), "build_graph: col_idx");
   auto values = detail::large_workspace<SV>(pattern ? 0 : static_cast<std::size_t>(nnz),
                                             "build_graph: values");
 #pragma omp parallel for schedule(static)

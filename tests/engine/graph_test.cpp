@@ -51,6 +51,71 @@ TEST(CooBuilder, SortsRowsAndSumsDuplicatesByDefaultForWeighted) {
   EXPECT_EQ(g.values(), (std::vector<double>{3, 7, 5}));
 }
 
+// build_graph against a naive construction (entries sorted by (row, column), duplicates summed)
+// for every index and value type, on unsorted random entries with and without duplicates: the
+// graph with nothing merged away keeps the sorted arrays themselves (values converted when not
+// double), the other compacts them; both must be the same CSR as the naive one.
+template <class I, class V>
+void expect_build_matches_naive(bool duplicates, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::int64_t rows = 2003, cols = 1501;
+  std::vector<std::tuple<I, I, double>> entries;
+  std::vector<char> used(static_cast<std::size_t>(rows * cols), 0);
+  for (int t = 0; t < 150000; ++t) {
+    const auto i = static_cast<I>(rng() % rows), j = static_cast<I>(rng() % cols);
+    char& u = used[static_cast<std::size_t>(i) * cols + j];
+    if (u && !duplicates) continue;
+    u = 1;
+    entries.emplace_back(i, j, static_cast<double>(rng() % 1000) / 16.0 - 20.0);
+  }
+  Coo<I> coo;
+  coo.rows = static_cast<I>(rows);
+  coo.cols = static_cast<I>(cols);
+  for (const auto& [i, j, v] : entries) {
+    coo.row.push_back(i);
+    coo.col.push_back(j);
+    if (!is_pattern_v<V>) coo.val.push_back(v);
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  std::vector<I> rp(static_cast<std::size_t>(rows) + 1, 0), ci;
+  std::vector<double> val;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const auto& [i, j, v] = entries[k];
+    if (k > 0 && std::get<0>(entries[k - 1]) == i && std::get<1>(entries[k - 1]) == j) {
+      val.back() += v;
+      continue;
+    }
+    ++rp[static_cast<std::size_t>(i) + 1];
+    ci.push_back(j);
+    val.push_back(v);
+  }
+  for (std::int64_t i = 0; i < rows; ++i) rp[i + 1] += rp[i];
+  const auto g = build_graph<I, V>(std::move(coo));
+  EXPECT_EQ(g.row_ptr(), rp);
+  EXPECT_EQ(g.col_idx(), ci);
+  if constexpr (!is_pattern_v<V>) {
+    std::vector<V> want(val.size());
+    for (std::size_t k = 0; k < val.size(); ++k) want[k] = static_cast<V>(val[k]);
+    EXPECT_EQ(g.values(), want);
+  } else {
+    EXPECT_TRUE(g.values().empty());
+  }
+}
+
+TEST(CooBuilder, MatchesANaiveBuildWithAndWithoutDuplicatesForEveryType) {
+  for (const bool dup : {false, true}) {
+    SCOPED_TRACE(dup ? "with duplicates" : "without duplicates");
+    expect_build_matches_naive<std::int32_t, float>(dup, 91);
+    expect_build_matches_naive<std::int32_t, double>(dup, 92);
+    expect_build_matches_naive<std::int32_t, Pattern>(dup, 93);
+    expect_build_matches_naive<std::int64_t, float>(dup, 94);
+    expect_build_matches_naive<std::int64_t, double>(dup, 95);
+    expect_build_matches_naive<std::int64_t, Pattern>(dup, 96);
+  }
+}
+
 TEST(CooBuilder, DuplicatePoliciesKeepFirstLastAndError) {
   Coo<std::int64_t> coo;
   coo.rows = 2;
