@@ -131,67 +131,92 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
                           " entries do not fit the index type; use int64 indices");
   }
 
-  // Stable counting sort by row, blocked over threads for determinism: each block's entries of
-  // a row land after the previous block's, in input order.
-  const int nb = std::max(1, std::min<int>(omp_get_max_threads(),
-                                           static_cast<int>(std::max<std::int64_t>(1, n / 65536))));
-  std::vector<std::vector<std::int64_t>> counts(nb);
-  // Reserve outside the parallel region (an exception must not leave it); the threads then
-  // zero their own block (first touch) without reallocating.
-  for (auto& c : counts) {
-    detail::checked_reserve(c, static_cast<std::size_t>(rows), "build_graph: row counts");
-  }
+  // Entries by row: the row offsets, and the columns (and values) in row order, input order kept
+  // within a row.
+  std::vector<std::int64_t> row_start;
+  std::vector<I> scol;
+  std::vector<double> sval;
+  const I* in_row = coo.row.data();
+  if (first_where(n - 1, [&](std::int64_t k) { return in_row[k] > in_row[k + 1]; }) >= n - 1) {
+    // Already in row order (files written row by row, as spindle writes them): the sort below
+    // would move nothing, and its per-block counters alone take blocks x rows x 8 bytes (0.5 GB
+    // for R-MAT 22 on 16 threads). The offsets come from where each row starts, and the input
+    // arrays are taken as they are.
+    row_start = detail::large_workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
+                                                      "build_graph: row offsets");
+    // Rows (row[k - 1], row[k]] start at k; each row's offset is written by one k only.
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t first = k == 0 ? 0 : static_cast<std::int64_t>(in_row[k - 1]) + 1;
+      for (std::int64_t i = first; i <= static_cast<std::int64_t>(in_row[k]); ++i) row_start[i] = k;
+    }
+    const std::int64_t after = n == 0 ? 0 : static_cast<std::int64_t>(in_row[n - 1]) + 1;
+    for (std::int64_t i = after; i <= static_cast<std::int64_t>(rows); ++i) row_start[i] = n;
+    scol = std::move(coo.col);
+    sval = std::move(coo.val);
+  } else {
+    // Stable counting sort by row, blocked over threads for determinism: each block's entries of
+    // a row land after the previous block's, in input order.
+    const int nb =
+        std::max(1, std::min<int>(omp_get_max_threads(),
+                                  static_cast<int>(std::max<std::int64_t>(1, n / 65536))));
+    std::vector<std::vector<std::int64_t>> counts(nb);
+    // Reserve outside the parallel region (an exception must not leave it); the threads then
+    // zero their own block (first touch) without reallocating.
+    for (auto& c : counts) {
+      detail::checked_reserve(c, static_cast<std::size_t>(rows), "build_graph: row counts");
+    }
 #pragma omp parallel for num_threads(nb) schedule(static, 1)
-  for (int b = 0; b < nb; ++b) {
-    auto& c = counts[b];
-    c.assign(static_cast<std::size_t>(rows), 0);
-    for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) ++c[coo.row[k]];
-  }
-  auto row_start = detail::large_workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
-                                                         "build_graph: row offsets");
-  // Offsets in (row, block) order, in three passes of which only the scan of row totals is
-  // sequential. One sequential pass over rows x blocks (nb strided counts per row) was a third
-  // of reading R-MAT 22 on 16 threads: the whole read took 694-754 ms with it, 447-516 without.
-#pragma omp parallel for num_threads(nb) schedule(static)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
-    std::int64_t total = 0;
-    for (int b = 0; b < nb; ++b) total += counts[b][i];
-    row_start[i + 1] = total;
-  }
-  row_start[0] = 0;
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
-    row_start[i + 1] += row_start[i];
-  }
-#pragma omp parallel for num_threads(nb) schedule(static)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
-    std::int64_t running = row_start[i];
     for (int b = 0; b < nb; ++b) {
-      const std::int64_t c = counts[b][i];
-      counts[b][i] = running;
-      running += c;
+      auto& c = counts[b];
+      c.assign(static_cast<std::size_t>(rows), 0);
+      for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) ++c[coo.row[k]];
     }
-  }
-  auto scol =
-      detail::large_workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
-  auto sval = detail::large_workspace<double>(have_vals ? static_cast<std::size_t>(n) : 0,
-                                              "build_graph: sorted values");
+    row_start = detail::large_workspace<std::int64_t>(static_cast<std::size_t>(rows) + 1,
+                                                      "build_graph: row offsets");
+    // Offsets in (row, block) order, in three passes of which only the scan of row totals is
+    // sequential. One sequential pass over rows x blocks (nb strided counts per row) was a third
+    // of reading R-MAT 22 on 16 threads: the whole read took 694-754 ms with it, 447-516 without.
+#pragma omp parallel for num_threads(nb) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+      std::int64_t total = 0;
+      for (int b = 0; b < nb; ++b) total += counts[b][i];
+      row_start[i + 1] = total;
+    }
+    row_start[0] = 0;
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+      row_start[i + 1] += row_start[i];
+    }
+#pragma omp parallel for num_threads(nb) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i) {
+      std::int64_t running = row_start[i];
+      for (int b = 0; b < nb; ++b) {
+        const std::int64_t c = counts[b][i];
+        counts[b][i] = running;
+        running += c;
+      }
+    }
+    scol = detail::large_workspace<I>(static_cast<std::size_t>(n), "build_graph: sorted columns");
+    sval = detail::large_workspace<double>(have_vals ? static_cast<std::size_t>(n) : 0,
+                                           "build_graph: sorted values");
 #pragma omp parallel for num_threads(nb) schedule(static, 1)
-  for (int b = 0; b < nb; ++b) {
-    auto& pos = counts[b];
-    for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) {
-      const std::int64_t dst = pos[coo.row[k]]++;
-      scol[dst] = coo.col[k];
-      if (have_vals) sval[dst] = coo.val[k];
+    for (int b = 0; b < nb; ++b) {
+      auto& pos = counts[b];
+      for (std::int64_t k = n * b / nb; k < n * (b + 1) / nb; ++k) {
+        const std::int64_t dst = pos[coo.row[k]]++;
+        scol[dst] = coo.col[k];
+        if (have_vals) sval[dst] = coo.val[k];
+      }
     }
+    counts.clear();
+    counts.shrink_to_fit();
+    coo.col.clear();
+    coo.col.shrink_to_fit();
+    coo.val.clear();
+    coo.val.shrink_to_fit();
   }
-  counts.clear();
-  counts.shrink_to_fit();
   coo.row.clear();
   coo.row.shrink_to_fit();
-  coo.col.clear();
-  coo.col.shrink_to_fit();
-  coo.val.clear();
-  coo.val.shrink_to_fit();
 
   DuplicatePolicy dup = options.duplicates;
   if (dup == DuplicatePolicy::Default)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -51,22 +52,28 @@ TEST(CooBuilder, SortsRowsAndSumsDuplicatesByDefaultForWeighted) {
   EXPECT_EQ(g.values(), (std::vector<double>{3, 7, 5}));
 }
 
-// build_graph against a naive construction (entries sorted by (row, column), duplicates summed)
-// for every index and value type, on unsorted random entries with and without duplicates: the
+// build_graph against a naive construction (entries sorted by (row, column), duplicates summed in
+// input order) for every index and value type, on random entries with and without duplicates,
+// given in random order (the counting sort) or already in row order with the columns of a row
+// shuffled (taken as they are), dense and sparse; the first and last rows are always empty. A
 // graph with nothing merged away keeps the sorted arrays themselves (values converted when not
-// double), the other compacts them; both must be the same CSR as the naive one.
+// double), the others compact them: all must be the naive CSR.
 template <class I, class V>
-void expect_build_matches_naive(bool duplicates, std::uint64_t seed) {
+void expect_build_matches_naive(bool duplicates, bool row_order, int count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const std::int64_t rows = 2003, cols = 1501;
   std::vector<std::tuple<I, I, double>> entries;
   std::vector<char> used(static_cast<std::size_t>(rows * cols), 0);
-  for (int t = 0; t < 150000; ++t) {
-    const auto i = static_cast<I>(rng() % rows), j = static_cast<I>(rng() % cols);
+  for (int t = 0; t < count; ++t) {
+    const auto i = static_cast<I>(1 + rng() % (rows - 2)), j = static_cast<I>(rng() % cols);
     char& u = used[static_cast<std::size_t>(i) * cols + j];
     if (u && !duplicates) continue;
     u = 1;
     entries.emplace_back(i, j, static_cast<double>(rng() % 1000) / 16.0 - 20.0);
+  }
+  if (row_order) {
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   }
   Coo<I> coo;
   coo.rows = static_cast<I>(rows);
@@ -105,14 +112,19 @@ void expect_build_matches_naive(bool duplicates, std::uint64_t seed) {
 }
 
 TEST(CooBuilder, MatchesANaiveBuildWithAndWithoutDuplicatesForEveryType) {
-  for (const bool dup : {false, true}) {
-    SCOPED_TRACE(dup ? "with duplicates" : "without duplicates");
-    expect_build_matches_naive<std::int32_t, float>(dup, 91);
-    expect_build_matches_naive<std::int32_t, double>(dup, 92);
-    expect_build_matches_naive<std::int32_t, Pattern>(dup, 93);
-    expect_build_matches_naive<std::int64_t, float>(dup, 94);
-    expect_build_matches_naive<std::int64_t, double>(dup, 95);
-    expect_build_matches_naive<std::int64_t, Pattern>(dup, 96);
+  for (const bool row_order : {false, true}) {
+    for (const bool dup : {false, true}) {
+      for (const int count : {150000, 300}) {
+        SCOPED_TRACE(std::string(row_order ? "row order" : "any order") +
+                     (dup ? ", duplicates, " : ", no duplicates, ") + std::to_string(count));
+        expect_build_matches_naive<std::int32_t, float>(dup, row_order, count, 91);
+        expect_build_matches_naive<std::int32_t, double>(dup, row_order, count, 92);
+        expect_build_matches_naive<std::int32_t, Pattern>(dup, row_order, count, 93);
+        expect_build_matches_naive<std::int64_t, float>(dup, row_order, count, 94);
+        expect_build_matches_naive<std::int64_t, double>(dup, row_order, count, 95);
+        expect_build_matches_naive<std::int64_t, Pattern>(dup, row_order, count, 96);
+      }
+    }
   }
 }
 
