@@ -22,8 +22,8 @@ namespace {
 // A mask that rules out most outputs (a BFS's visited set) makes the push cheaper than its share
 // says (R-MAT 22 level 4: 54% of the terms, push 0.368 / pull 0.459); the rule ignores that.
 constexpr double kPushEdgeShare = 0.25;
-// Without A^T yet, the pull would first build it (R-MAT 22: on CUDA sorted on the device, 55-62
-// ms with its download, ops/cuda/transpose.cu; on the host's 16 cores 158-164 ms, then an upload),
+// Without A^T yet, the pull would first build it (R-MAT 22: on CUDA sorted on the device, 50-65
+// ms with its download, ops/cuda/transpose.cu; on the host's 16 cores 139-164 ms, then an upload),
 // more than all of a BFS's pushes (R-MAT 22, every level pushed: 1.28 ms of device time): the push
 // runs up to this share (every input that is not full) from kPushMinNnz entries on. A program that
 // will pull many times over one graph can build the transpose first (Graph::transpose()) to get

@@ -2,13 +2,13 @@
 // Graph::transpose() sorted on the device while a CUDA operation runs
 // (spindle/detail/transpose_builder.hpp).
 //
-// A^T's row offsets are the column counts' exclusive scan. Its column indices and values come
-// from a stable radix sort of the entry numbers k by column: entries are numbered in row order,
-// so within a column they stay in increasing row order, which is what the host's counting sort
-// gives. Each sorted k then yields its row (a binary search in A's offsets) and its value. The
-// arrays are downloaded into the graph's host arrays, which are made while the device sorts, and
-// the device arrays stay behind as the transpose's device copy, so the operation that asked for
-// A^T uploads nothing more.
+// A^T's row offsets are the column counts' exclusive scan. Its column indices come from a stable
+// radix sort by column of each entry's row (a pattern graph sorts the rows themselves; a valued
+// one sorts the entry numbers and gathers rows and values through them): entries are in row
+// order, so within a column they stay in increasing row order, which is what the host's counting
+// sort gives. The arrays are downloaded into the graph's host arrays, which are made while the
+// device sorts, and the device arrays stay behind as the transpose's device copy, so the
+// operation that asked for A^T uploads nothing more.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -18,11 +18,13 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
+#include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
 #include "engine/src/cuda/graph_device_adopt.hpp"
 #include "engine/src/cuda/transfer.hpp"
 #include "ops/cuda/common/column_degrees.cuh"
 #include "ops/cuda/common/grid.hpp"
+#include "ops/cuda/mxm/coo_rows.cuh"
 #include "spindle/detail/host_pages.hpp"
 #include "spindle/detail/transpose_builder.hpp"
 #include "spindle/error.hpp"
@@ -34,33 +36,24 @@ namespace {
 /// Graphs from this many entries on are transposed on the device; smaller ones on the host, where
 /// a transpose takes a few ms at most and the device's launches, synchronisation and downloads
 /// would cost about as much. apps/bench/experiments/device_transpose.cu on the H200 box (16
-/// cores), pattern R-MAT graphs, host / device with A already on the device, ms: scale 18 (3.9 M
-/// entries) 10-15 / 4.3-7.8, scale 20 (16 M) 44-58 / 16-17, scale 22 (65 M) 158-164 / 55-57; R-MAT
-/// 22 with float values 222-248 / 102-108. (Smaller graphs were not measured.)
+/// cores), pattern R-MAT graphs, host / device with A already on the device, ms: scale 16 (0.96 M
+/// entries, under this threshold: the host's build) 4-9; scale 18 (3.9 M) 10-13 / 4.0-6.2, scale
+/// 20 (16 M) 38-44 / 15-16, scale 22 (65 M) 139-160 / 50-52; R-MAT 22 with float values 244-263
+/// / 106-115.
 constexpr std::int64_t kDeviceTransposeMinEntries = std::int64_t{1} << 20;
 
-/// out_col[p] = the row of entry perm[p] (the largest i with row_ptr[i] <= perm[p]), and with
-/// values out_val[p] = val[perm[p]].
+/// out_col[p] = row_of[perm[p]] and out_val[p] = val[perm[p]]: a valued graph's rows and values
+/// in the sorted order.
 template <class I, class S>
 __global__ void transpose_gather_kernel(const I* __restrict__ perm, std::int64_t nnz,
-                                        const I* __restrict__ row_ptr, std::int64_t rows,
-                                        const S* __restrict__ val, I* __restrict__ out_col,
-                                        S* __restrict__ out_val) {
+                                        const I* __restrict__ row_of, const S* __restrict__ val,
+                                        I* __restrict__ out_col, S* __restrict__ out_val) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < nnz;
        p += stride) {
     const I k = perm[p];
-    std::int64_t lo = 0, hi = rows - 1;  // row_ptr[lo] <= k < row_ptr[hi + 1]
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo + 1) / 2;
-      if (row_ptr[mid] <= k) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    out_col[p] = static_cast<I>(lo);
-    if (val != nullptr) out_val[p] = val[k];
+    out_col[p] = row_of[k];
+    out_val[p] = val[k];
   }
 }
 
@@ -81,61 +74,83 @@ bool transpose_on_device(const Graph<I, V>& A, TransposeParts<I, V>& out) {
   const char* const what = "transposing a graph on the GPU";
   Context& ctx = context();
   const cudaStream_t st = ctx.stream;
-  const auto n_bytes = static_cast<std::size_t>(nnz) * sizeof(I);
+  const auto n = static_cast<std::size_t>(nnz);
   const int end_bit = column_bits(cols);
-  // Device memory first: when the GPU lacks room for A, the sort's buffers or the result, the host
-  // builds the transpose as it would without CUDA.
-  DeviceCsr<I, Pattern> d;
-  const S* val = nullptr;
-  DeviceBuffer counts, row_ptr, col, values, keys_out, ids, perm, scan_temp, sort_temp;
+  // Sizes first (cub's queries read no data). Pattern graphs sort each entry's row by its column
+  // straight into A^T's column indices; valued ones sort the entry numbers and gather rows and
+  // values through them.
   std::size_t scan_bytes = 0, sort_bytes = 0;
+  SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+      nullptr, scan_bytes, static_cast<const U*>(nullptr), static_cast<I*>(nullptr), cols + 1, st));
+  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, sort_bytes, static_cast<const U*>(nullptr), static_cast<U*>(nullptr),
+      static_cast<const I*>(nullptr), static_cast<I*>(nullptr), nnz, 0, end_bit, st));
+  // Everything the build holds at once (A's structure counted even when it is already on the
+  // device): when the GPU has not that much free, the host builds the transpose, as it would
+  // without CUDA, instead of failing an operation that the host's build lets run. Allocations
+  // that fail all the same throw OutOfMemory as everywhere else.
+  const std::uint64_t n64 = n, rows1 = static_cast<std::uint64_t>(rows) + 1,
+                      cols1 = static_cast<std::uint64_t>(cols) + 1;
+  const std::uint64_t need =
+      (rows1 + n64 + cols1 + 2 * n64 + (kValues ? 2 * n64 : 0)) * sizeof(I) +  // A, A^T, rows, ids
+      (cols1 + n64) * sizeof(U) + (kValues ? 2 * n64 * sizeof(S) : 0) + scan_bytes + sort_bytes;
   try {
-    d = device_pattern(A);
-    if constexpr (kValues) val = device_csr<V>(A).values;
-    counts = DeviceBuffer((static_cast<std::size_t>(cols) + 1) * sizeof(U), what);
-    row_ptr = DeviceBuffer((static_cast<std::size_t>(cols) + 1) * sizeof(I), what);
-    col = DeviceBuffer(n_bytes, what);
-    if constexpr (kValues) values = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(S), what);
-    keys_out = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(U), what);
-    ids = DeviceBuffer(n_bytes, what);
-    perm = DeviceBuffer(n_bytes, what);
-    SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.as<const U>(),
-                                                     row_ptr.as<I>(), cols + 1, st));
-    SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, sort_bytes, reinterpret_cast<const U*>(d.col_idx), keys_out.as<U>(),
-        ids.as<const I>(), perm.as<I>(), nnz, 0, end_bit, st));
-    scan_temp = DeviceBuffer(std::max<std::size_t>(scan_bytes, 1), what);
-    sort_temp = DeviceBuffer(std::max<std::size_t>(sort_bytes, 1), what);
+    check_device_memory(need, what);
   } catch (const OutOfMemory&) {
     return false;
   }
+  const DeviceCsr<I, Pattern> d = device_pattern(A);
+  // A's values, when it has them, go up for this build only (the pull over A^T reads A^T's).
+  DeviceBuffer a_values;
+  if constexpr (kValues) {
+    a_values = DeviceBuffer(n * sizeof(S), what);
+    copy_to_device(a_values.get(), A.values().data(), n * sizeof(S), st);
+    count_graph_upload(n * sizeof(S));
+  }
+  DeviceBuffer counts((static_cast<std::size_t>(cols) + 1) * sizeof(U), what);
+  DeviceBuffer row_ptr((static_cast<std::size_t>(cols) + 1) * sizeof(I), what);
+  DeviceBuffer col(n * sizeof(I), what);
+  DeviceBuffer values(kValues ? n * sizeof(S) : 0, what);
+  DeviceBuffer row_of(n * sizeof(I), what), keys_out(n * sizeof(U), what);
+  DeviceBuffer scan_temp(std::max<std::size_t>(scan_bytes, 1), what);
+  DeviceBuffer sort_temp(std::max<std::size_t>(sort_bytes, 1), what);
   // Row offsets: counts per column (the last stays 0), scanned.
   SPINDLE_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), st));
   column_degree_kernel<I><<<grid_stride_blocks(nnz), 256, 0, st>>>(d.col_idx, nnz, counts.as<U>());
   SPINDLE_CUDA_CHECK_LAUNCH("column_degree_kernel");
   SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       scan_temp.get(), scan_bytes, counts.as<const U>(), row_ptr.as<I>(), cols + 1, st));
-  // Entry numbers sorted by column (stable; column ids are never negative, so their bits sort
-  // as unsigned), then each one's row and value.
-  column_iota_kernel<I><<<grid_stride_blocks(nnz), 256, 0, st>>>(nnz, ids.as<I>());
-  SPINDLE_CUDA_CHECK_LAUNCH("column_iota_kernel");
-  SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      sort_temp.get(), sort_bytes, reinterpret_cast<const U*>(d.col_idx), keys_out.as<U>(),
-      ids.as<const I>(), perm.as<I>(), nnz, 0, end_bit, st));
-  transpose_gather_kernel<I, S><<<grid_stride_blocks(nnz), 256, 0, st>>>(
-      perm.as<const I>(), nnz, d.row_ptr, rows, val, col.as<I>(), values.as<S>());
-  SPINDLE_CUDA_CHECK_LAUNCH("transpose_gather_kernel");
+  // Each entry's row (coo_rows.cuh), then the stable sort by column (column ids are never
+  // negative, so their bits sort as unsigned; entries of a column stay in row order, the host's).
+  expand_rows_kernel<I><<<static_cast<unsigned>((rows * 32 + 255) / 256), 256, 0, st>>>(
+      d.row_ptr, rows, row_of.as<I>());
+  SPINDLE_CUDA_CHECK_LAUNCH("expand_rows_kernel");
+  const auto* keys_in = reinterpret_cast<const U*>(d.col_idx);
+  if constexpr (!kValues) {
+    SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), sort_bytes, keys_in,
+                                                       keys_out.as<U>(), row_of.as<const I>(),
+                                                       col.as<I>(), nnz, 0, end_bit, st));
+  } else {
+    DeviceBuffer ids(n * sizeof(I), what), perm(n * sizeof(I), what);
+    column_iota_kernel<I><<<grid_stride_blocks(nnz), 256, 0, st>>>(nnz, ids.as<I>());
+    SPINDLE_CUDA_CHECK_LAUNCH("column_iota_kernel");
+    SPINDLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), sort_bytes, keys_in,
+                                                       keys_out.as<U>(), ids.as<const I>(),
+                                                       perm.as<I>(), nnz, 0, end_bit, st));
+    transpose_gather_kernel<I, S><<<grid_stride_blocks(nnz), 256, 0, st>>>(
+        perm.as<const I>(), nnz, row_of.as<const I>(), a_values.as<const S>(), col.as<I>(),
+        values.as<S>());
+    SPINDLE_CUDA_CHECK_LAUNCH("transpose_gather_kernel");
+  }
   // The work above is freed in stream order; the host arrays are made while it runs.
-  for (DeviceBuffer* b : {&counts, &keys_out, &ids, &perm, &scan_temp, &sort_temp}) {
+  for (DeviceBuffer* b : {&a_values, &counts, &row_of, &keys_out, &scan_temp, &sort_temp}) {
     *b = DeviceBuffer();
   }
   out.row_ptr = large_workspace<I>(static_cast<std::size_t>(cols) + 1, "transpose: row_ptr");
-  out.col_idx = large_workspace<I>(static_cast<std::size_t>(nnz), "transpose: col_idx");
-  if constexpr (kValues) {
-    out.values = large_workspace<S>(static_cast<std::size_t>(nnz), "transpose: values");
-  }
+  out.col_idx = large_workspace<I>(n, "transpose: col_idx");
+  if constexpr (kValues) out.values = large_workspace<S>(n, "transpose: values");
   copy_to_host(out.row_ptr.data(), row_ptr.get(), row_ptr.bytes(), st);
-  copy_to_host(out.col_idx.data(), col.get(), n_bytes, st);
+  copy_to_host(out.col_idx.data(), col.get(), n * sizeof(I), st);
   if constexpr (kValues) copy_to_host(out.values.data(), values.get(), values.bytes(), st);
   out.extensions.push_back(adopted_structure<I>(std::move(row_ptr), std::move(col)));
   if constexpr (kValues) out.extensions.push_back(adopted_values<S>(std::move(values)));

@@ -335,8 +335,6 @@ TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {
   EXPECT_EQ(f.with_values<Pattern>().nnz(), 2);
 }
 
-// A builder standing in for a backend's (the CUDA one sorts on the device): counts its calls and
-// answers with whatever the test set up.
 // A builder standing in for a backend's (the CUDA one sorts on the device) for float graphs:
 // counts its calls and answers with whatever the test set up.
 struct FakeTransposeBuilder final : detail::TransposeBuilder {

@@ -266,7 +266,7 @@ TEST(PlannerCuda, VxmPushesSparseInputsWithExactMonoidsOnly) {
   const detail::PushDecision pull = detail::plan_vxm_push_cuda(kRmat22, info, big, true, {});
   EXPECT_FALSE(pull.push);
   EXPECT_NE(pull.note.find("above"), std::string::npos) << pull.note;
-  // Without a transpose yet, the same input pushes: the pull would build A^T on the host first.
+  // Without a transpose yet, the same input pushes: the pull would build A^T first.
   const detail::PushDecision fresh = detail::plan_vxm_push_cuda(kRmat22, info, big, false, {});
   EXPECT_TRUE(fresh.push) << fresh.note;
   EXPECT_NE(fresh.plan.reason.find("transpose"), std::string::npos) << fresh.plan.reason;

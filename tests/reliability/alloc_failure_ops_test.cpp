@@ -308,6 +308,37 @@ TEST_P(AllocFailureOps, MxvAndVxmFailCleanlyWithAndWithoutMaskAndAccumulator) {
   }
 }
 
+// vxm over a graph of more than 2^20 entries: on CUDA its missing transpose is sorted on the GPU
+// (ops/cuda/transpose.cu), and every allocation of that build (the uploads, the sort's buffers,
+// the host arrays) fails cleanly too: OutOfMemory, nothing cached, the output untouched.
+TEST_P(AllocFailureOps, VxmOnALargeGraphFailsCleanly) {
+  const std::int64_t rows = 40009, cols = 30011;
+  std::mt19937_64 rng(77);
+  Coo<std::int32_t> coo;
+  coo.rows = static_cast<std::int32_t>(rows);
+  coo.cols = static_cast<std::int32_t>(cols);
+  for (std::int64_t t = 0; t < 1200000; ++t) {
+    coo.row.push_back(static_cast<std::int32_t>(rng() % rows));
+    coo.col.push_back(static_cast<std::int32_t>(rng() % cols));
+    coo.val.push_back(static_cast<double>(static_cast<int>(rng() % 9) - 4));
+  }
+  const auto big = build_graph<std::int32_t, double>(std::move(coo));
+  ASSERT_GT(big.nnz(), std::int64_t{1} << 20);
+  const auto copy = [&big] {  // fresh storage: no cached transpose or device copy
+    return Graph<std::int32_t, double>(big.rows(), big.cols(), big.row_ptr(), big.col_idx(),
+                                       big.values());
+  };
+  Graph<std::int32_t, double> A = copy();
+  const Vector<double> u = random_vector(rows, 11, false);
+  run<Vector<double>>(
+      "vxm, large graph", [] { return Vector<double>(); },
+      [&](Vector<double>& w) {
+        vxm(w, Mask{}, Accum::none(), semiring::plus_times<double>{}, u, A, desc_);
+        EXPECT_TRUE(A.has_transpose());
+      },
+      vec_snap, [&] { return key(snap(A)) + key(snap(u)); }, [&] { A = copy(); });
+}
+
 TEST_P(AllocFailureOps, MxmAndSddmmFailCleanly) {
   const auto A = fresh_graph();
   const DenseMatrix<double> B = random_dense(kCols, kK, 11);

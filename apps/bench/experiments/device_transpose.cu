@@ -12,7 +12,7 @@
 //     -Ialgorithms/include -Ibuild/test/generated/include -Xcompiler -fopenmp
 //     apps/bench/experiments/device_transpose.cu build/test/libspindle.a -lcusparse -lcublas
 //     -lcublasLt -o device_transpose
-// Run: ./device_transpose [scale ...]   (default: 18 20 22)
+// Run: ./device_transpose [scale ...]   (default: 16 18 20 22)
 #include <omp.h>
 
 #include <chrono>
@@ -82,7 +82,7 @@ void run(int scale) {
 int main(int argc, char** argv) {
   std::vector<int> scales;
   for (int i = 1; i < argc; ++i) scales.push_back(atoi(argv[i]));
-  if (scales.empty()) scales = {18, 20, 22};
+  if (scales.empty()) scales = {16, 18, 20, 22};
   (void)detail::cuda::context();  // the context, outside the timings
   for (int s : scales) run<Pattern>(s);
   run<float>(scales.back());

@@ -177,13 +177,17 @@ __global__ void relabel_invert_kernel(const I* perm, const ColumnDegree<I>* sort
 }
 
 /// first[col[k]] = the smallest such k (first is all ones before: columns without entries keep
-/// it). Integer minima, so the order of the atomics does not matter.
+/// it). Integer minima, so the order of the atomics does not matter. The plain read first skips
+/// the atomic once a smaller k is in (a hub column has hundreds of thousands of entries); a stale
+/// read only costs an atomic that changes nothing.
 template <class I>
 __global__ void first_use_kernel(const I* col, std::int64_t nnz, ColumnDegree<I>* first) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
        k += stride) {
-    atomicMin(first + col[k], static_cast<ColumnDegree<I>>(k));
+    const auto key = static_cast<ColumnDegree<I>>(k);
+    ColumnDegree<I>* slot = first + col[k];
+    if (*slot > key) atomicMin(slot, key);
   }
 }
 
