@@ -115,9 +115,7 @@ bool transpose_on_device(const Graph<I, V>& A, TransposeParts<I, V>& out) {
   DeviceBuffer scan_temp(std::max<std::size_t>(scan_bytes, 1), what);
   DeviceBuffer sort_temp(std::max<std::size_t>(sort_bytes, 1), what);
   // Row offsets: counts per column (the last stays 0), scanned.
-  SPINDLE_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), st));
-  column_degree_kernel<I><<<grid_stride_blocks(nnz), 256, 0, st>>>(d.col_idx, nnz, counts.as<U>());
-  SPINDLE_CUDA_CHECK_LAUNCH("column_degree_kernel");
+  count_column_degrees<I>(d.col_idx, nnz, cols + 1, counts.as<U>(), st);
   SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       scan_temp.get(), scan_bytes, counts.as<const U>(), row_ptr.as<I>(), cols + 1, st));
   // Each entry's row (coo_rows.cuh), then the stable sort by column (column ids are never

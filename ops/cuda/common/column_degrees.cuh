@@ -45,6 +45,20 @@ __global__ void column_iota_kernel(std::int64_t n, I* ids) {
   }
 }
 
+/// Enqueues on `stream`: deg[j] = the number of entries in column j, for j < n (deg is
+/// overwritten; counters past the largest column id stay 0).
+template <class I>
+void count_column_degrees(const I* col_idx, std::int64_t nnz, std::int64_t n, ColumnDegree<I>* deg,
+                          cudaStream_t stream) {
+  if (n <= 0) return;
+  SPINDLE_CUDA_CHECK(
+      cudaMemsetAsync(deg, 0, static_cast<std::size_t>(n) * sizeof(ColumnDegree<I>), stream));
+  if (nnz > 0) {
+    column_degree_kernel<I><<<grid_stride_blocks(nnz), 256, 0, stream>>>(col_idx, nnz, deg);
+    SPINDLE_CUDA_CHECK_LAUNCH("column_degree_kernel");
+  }
+}
+
 /// Enqueues on `stream` (the context's stream: temporaries are freed stream-ordered on it):
 /// deg[j] = the number of entries in column j, for the cols columns (deg is overwritten), and
 /// sorted = deg in decreasing order. With `ids` given, ids[p] = the column whose degree is
@@ -55,11 +69,7 @@ void sort_column_degrees(const I* col_idx, std::int64_t nnz, std::int64_t cols,
                          cudaStream_t stream) {
   using U = ColumnDegree<I>;
   if (cols <= 0) return;
-  SPINDLE_CUDA_CHECK(cudaMemsetAsync(deg, 0, static_cast<std::size_t>(cols) * sizeof(U), stream));
-  if (nnz > 0) {
-    column_degree_kernel<I><<<grid_stride_blocks(nnz), 256, 0, stream>>>(col_idx, nnz, deg);
-    SPINDLE_CUDA_CHECK_LAUNCH("column_degree_kernel");
-  }
+  count_column_degrees<I>(col_idx, nnz, cols, deg, stream);
   const int bits = static_cast<int>(sizeof(U) * 8);
   std::size_t temp_bytes = 0;
   if (ids == nullptr) {
