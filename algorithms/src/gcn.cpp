@@ -148,7 +148,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
     // A hidden layer no wider at its input than at its output, before a layer that transforms
     // first: on Hopper (float) Â H first, then ReLU((Â H) W + b) W_next in one kernel
     // (ops/cuda/gemm/split_tf32.hpp, gemm_split_tf32_mlp), so the layer's output is never
-    // written nor read back. R-MAT 22, 128-128-32, H200: see ops/cuda/mxm/NOTES.md, run 23.
+    // written nor read back. R-MAT 22, 128-128-32, H200: see docs/design/gemm.md.
     const bool pair = options.fuse_dense && !options.fuse && !options.tune &&
                       options.order == GcnOrder::Auto && desc.device == Device::Cuda &&
                       std::is_same_v<T, float> && !last && !transformed && W.rows() <= W.cols() &&

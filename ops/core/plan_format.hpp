@@ -3,7 +3,7 @@
 /// @file plan_format.hpp
 /// @brief Number formatting for the planners' reasons (planner_cuda.cpp, planner_cuda_mxm.cpp).
 /// The CUDA planner runs on every call, and formatting its shape figures with snprintf was most
-/// of its time (12% of a launch-bound mxv call's host time, apps/bench/experiments/host_cost.cu);
+/// of its time (12% of a launch-bound mxv call's host time, H200);
 /// std::to_chars gives the same text ("%.3g" in the C locale) without the locale machinery.
 
 #include <charconv>

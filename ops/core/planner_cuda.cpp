@@ -7,7 +7,7 @@
 // longer than 64) and dgSPARSE's rules (seed 000 §2.2: balance when stdv_row / avg_row is high;
 // short rows waste the lanes of a warp-per-row kernel), then set from our measurements:
 // apps/bench/mxv_bench.cpp on an NVIDIA H200 (fp32 plus_times, int32, medians of 30 runs; the
-// tables are in ops/cuda/mxv/NOTES.md). Each constant names the measurement behind it.
+// tables are in docs/design/mxv.md). Each constant names the measurement behind it.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -45,14 +45,14 @@ constexpr double kSmallSkewImbalance = 2.0;
 // Small plain calls go to sliced_coo (ops/cuda/mxv/sliced_coo.cuh) when their rows fit its
 // slots: its entries carry their rows at fixed offsets, so a call reads entries -> u -> y, one
 // level of dependent loads fewer than the CSR kernels. `spindle bench mxv` on an H200 (fp32, us,
-// the old rule's pick and sliced_coo in the same run; ops/cuda/mxv/NOTES.md):
+// the old rule's pick and sliced_coo in the same run; docs/design/mxv.md):
 //   1138_bus subwarp/2 4.72 -> 4.06 (warp slots of 128), bcsstk13 subwarp/32 4.69 -> 4.27,
 //   cryg2500 subwarp/4 4.22 -> 4.14, jagmesh7 subwarp/4 4.26 -> 4.00, C-elegans subwarp/4 4.26 ->
 //   4.05, chesapeake subwarp/8 4.42 -> 3.94, lp_afiro subwarp/2 4.22 -> 3.89;
 //   email-Eu-core (longest row 334) subwarp/32 5.42 -> 4.40 (block slots of 512);
 //   as20graph (longest row 1459) row_block/1024 6.46 -> 4.85 (block slots of 2048).
 // The general path (masks, accumulators, absent inputs) takes it when the rows are uneven
-// (stdv/avg above kSlicedGeneralMinImbalance). apps/bench/experiments/masked_small.cu (H200, us,
+// (stdv/avg above kSlicedGeneralMinImbalance). Measured outside `spindle bench` (H200, us,
 // the rules' pick -> sliced_coo; a structural mask over half the rows, complemented and not, half
 // of u absent, w += A u): as20graph (stdv/avg 6.1) 9.8-10.1 -> 6.3-6.6, email-Eu-core (1.3)
 // 7.1-9.7 -> 6.1-7.9, chesapeake (0.70) 5.9-6.2 -> 4.9-5.2, C-elegans (0.88) 5.8-6.9 -> 5.2-6.8,
@@ -65,7 +65,7 @@ constexpr double kSlicedGeneralMinImbalance = 0.3;
 // Skewed rows go to row_block (blocks of whole rows staged in shared memory, long rows split),
 // over columns relabelled by in-degree so that the most gathered entries of u share cache lines
 // and stay in L1 (row_block.cuh). `spindle bench mxv` on an H100 (fp32 plus_times, R-MAT edge
-// factor 16, ms per call; ops/cuda/mxv/NOTES.md):
+// factor 16, ms per call; docs/design/mxv.md):
 //   scale | row_block/512 +relabel | row_block/1024 +relabel | nnz_split/1024 | best cuSPARSE
 //   18    | 0.0394  0.0332         | 0.0394  0.0370          | 0.0489         | 0.0364
 //   20    | 0.1463  0.1082         | 0.1447  0.1049          | 0.1519         | 0.1349
@@ -249,7 +249,7 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   (void)caps;
   // Relabelled columns on the general path too (masks, accumulators, an input with absent
   // entries: the entry gathers u's presence into the new order beside its values; masks and the
-  // output keep the rows' order). apps/bench/experiments/masked_mxv.cu, H200, R-MAT scale 22,
+  // output keep the rows' order). Measured outside `spindle bench`, H200, R-MAT scale 22,
   // fp32 values, ms (the block form row_block/1024 without relabelling -> with it):
   //   complemented structural mask, 10 / 50 / 90% of the rows computed: 0.5318 / 0.5435 / 0.5471
   //   -> 0.5055 / 0.5148 / 0.5172 (1.05-1.06x); plain structural mask: 1.05-1.06x;

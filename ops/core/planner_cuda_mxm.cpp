@@ -16,7 +16,7 @@ namespace {
 
 // Measurements behind the thresholds: spindle_bench_mxm / spindle_bench_sddmm on an H200
 // (2026-11-21, R-MAT and uniform scale 20 and 22, bcsstk13, as20graph, email-Eu-core; tables in
-// the issue note and ops/cuda/mxm/NOTES.md).
+// the issue note and docs/design/mxm.md).
 
 // dgSPARSE Insight 1 (seed 000 §2.1.2, Fig. 4): up to N = 4 a row is reduced in parallel with
 // vector loads of B; wider N favours a sequential walk per output column (row caching).
@@ -33,7 +33,7 @@ constexpr std::int64_t kParallelReduceMaxN = 4;
 // uniform 22), on skewed ones row_block still beat nnz_balanced_seq (R-MAT 22: 3.01 vs 3.30 ms;
 // R-MAT 20: 0.69 vs 0.89). Long average rows keep parallel_reduce_vec (the rule below; not
 // remeasured). Since nnz_balanced_seq's group form stages each chunk of A in shared memory and
-// walks it entry by entry (session 13, H100, apps/bench/experiments/spmm_params.cu) it wins at
+// walks it entry by entry (session 13, H100) it wins at
 // N = 16 on the skewed graphs where it runs (R-MAT 22: 1.63 ms, 2.13x cuSPARSE, against
 // row_block's 1.25x; R-MAT 20: 0.423 ms, 1.71x against 1.12x), so row_block keeps skewed N = 16
 // only below kSpmmGroupFormMinNnz, where the balanced kernel would run its warp form.
@@ -48,7 +48,7 @@ constexpr std::int64_t kRowBlockSkewedMaxN = 16;
 // graphs take row_cache_seq, in its split form where one row is far longer than the rest (rows cut
 // into pieces of at most kSpmmSplitPiece entries, their partials added in order by a second kernel;
 // row_cache_seq.cuh). row_block re-reads A once per 8-column pass and whole rows leave one group
-// walking the longest row. Harness (apps/bench/experiments/spmm_params.cu, H100, 2026-11-22, ms at
+// walking the longest row. Harness outside `spindle bench` (H100, 2026-11-22, ms at
 // N = 32 / 64 / 128 / 256, cuSPARSE best 0.022-0.023): as20graph (max row 1459, avg 4.1) split<=16
 // 0.014 / 0.015 / 0.017 / 0.020, row_block 0.016 / 0.018 / 0.022 / 0.032; email-Eu-core (max 334,
 // avg 25) split<=16 0.014 / 0.013 / 0.015 / 0.016, row_block 0.015 / 0.018 / 0.023 / 0.034

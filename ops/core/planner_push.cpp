@@ -13,8 +13,8 @@ namespace {
 // on graphs of at least kPushMinNnzWithTranspose entries (vxm_push.hpp). The pull reads every entry
 // of A^T whatever the input (its cost barely moves with a mask or a sparse u); the push costs about
 // 0.08 ms of passes over the rows and columns on R-MAT 22 plus its terms, each an atomic or a
-// store at a random output. apps/bench/experiments/push.cu on an H200 (ms per call to its end,
-// push / pull over the planner's pull kernel; ops/cuda/mxv/NOTES.md "vxm as a push"):
+// store at a random output. Measured outside `spindle bench` on an H200 (ms per call to its end,
+// push / pull over the planner's pull kernel; docs/design/mxv.md):
 //   R-MAT 22, any_pair under !struct(u): terms 9.5% of nnz 0.227 / 0.457, 18% 0.329 / 0.458,
 //   26% 0.420 / 0.458, 39% 0.527 / 0.458; min_plus: 18% 0.423 / 0.503, 26% 0.542 / 0.508;
 //   uniform 22, any_pair: 26% 0.391 / 0.492, 39% 0.497 / 0.491; min_plus: 26% 0.530 / 0.600,

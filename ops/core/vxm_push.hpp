@@ -71,7 +71,7 @@ struct PushInput {
 inline constexpr std::int64_t kPushMinNnz = std::int64_t{1} << 17;
 /// Once A^T is built, the push's fixed cost is worth it from this many entries: R-MAT 18 (4.2 M
 /// entries, H200) a tiny input 0.062 ms pushed against 0.041 pulled, R-MAT 20 (16.8 M) 0.063
-/// against 0.121 (apps/bench/experiments/push.cu).
+/// against 0.121 (docs/design/mxv.md).
 inline constexpr std::int64_t kPushMinNnzWithTranspose = std::int64_t{1} << 23;
 
 /// Whether a vxm call is one the push could run: CUDA, a push monoid, vxm over A itself (not

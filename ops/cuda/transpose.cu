@@ -35,7 +35,7 @@ namespace {
 
 /// Graphs from this many entries on are transposed on the device; smaller ones on the host, where
 /// a transpose takes a few ms at most and the device's launches, synchronisation and downloads
-/// would cost about as much. apps/bench/experiments/device_transpose.cu on the H200 box (16
+/// would cost about as much. Measured on the H200 box (16
 /// cores), pattern R-MAT graphs, host / device with A already on the device, ms: scale 16 (0.96 M
 /// entries, under this threshold: the host's build) 4-9; scale 18 (3.9 M) 10-13 / 4.0-6.2, scale
 /// 20 (16 M) 38-44 / 15-16, scale 22 (65 M) 139-160 / 50-52; R-MAT 22 with float values 244-263

@@ -327,7 +327,7 @@ TEST(VxmPush, BfsAndSsspOnCudaMatchCpu) {
   // pattern copy of its own). Fresh copies have no transpose when CUDA runs first, so every level
   // pushes and none is built; over A and Av the CPU runs first (its vxm builds the transpose), so
   // the planner's rules decide (at this size the pull; levels that mix both on R-MAT 22 are in
-  // apps/bench/experiments/push.cu).
+  // docs/design/mxv.md).
   const auto A = make_graph<std::int32_t, Pattern>(Family::PowerLaw, 4001, 4001, 43);
   const auto Av = make_graph<std::int32_t, float>(Family::PowerLaw, 4001, 4001, 43);
   for (const std::int64_t source : {0, 17, 4000}) {

@@ -6,8 +6,8 @@
 // Tuning mode (gemm_tuned): cublas{S,D}gemm picks its kernel from a built-in heuristic, which
 // for GCN's tall-skinny shapes is not the fastest FP32 kernel cuBLAS has: on an H100, 4194304 x
 // 128 times 128 x 128 took 3.690 ms through cublasSgemm and 3.280 ms through the second of
-// cublasLt's heuristic algorithms, 128 x 32 1.139 against 1.112 (ops/cuda/mxm/NOTES.md, run
-// 13). So the first tuned call for a shape times the default path and cublasLt's first
+// cublasLt's heuristic algorithms, 128 x 32 1.139 against 1.112 (docs/design/gemm.md).
+// So the first tuned call for a shape times the default path and cublasLt's first
 // kLtCandidates algorithms (same compute type: the same FP32 or FP64 arithmetic, only the
 // blocking differs) and keeps the fastest for the process.
 //

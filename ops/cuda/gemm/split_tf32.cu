@@ -358,7 +358,7 @@ constexpr Blocking wgmma(const char* name) {
 }
 
 // Rows x columns per block, warp grid, stages, blocks per SM. The defaults (kDefault*) were
-// picked from `spindle bench gcn`'s sweep of all of them (NOTES.md, run 21).
+// picked from `spindle bench gcn`'s sweep of all of them (docs/design/gemm.md).
 constexpr Blocking kBlockings[] = {
     tiled<128, 128, 2, 4, 4, 1>("tiled 128x128 w2x4 s4 b1"),
     tiled<128, 128, 4, 2, 4, 1>("tiled 128x128 w4x2 s4 b1"),
@@ -448,7 +448,7 @@ int pick(int n, int k) {
   const int forced = g_forced.load();
   if (forced >= 0 && takes(kBlockings[forced], n, k) && ready(forced)) return forced;
   // Hopper: the wgmma form, 64 wide for n <= 64 (on GCN's 4.2 M x 128 x 32 product 0.76 ms
-  // against 0.87 for the 32-wide one, H200, NOTES.md run 22), else 128 wide.
+  // against 0.87 for the 32-wide one, H200, docs/design/gemm.md), else 128 wide.
   for (const int w : {kWgmma64, kWgmma128}) {
     if (takes(kBlockings[w], n, k) && ready(w)) return w;
   }

@@ -8,7 +8,7 @@
 /// accuracy (not bit-identical to a SIMT FP32 GEMM; the tests bound the error by 4x cuBLAS's FP32
 /// error on the same data) at the tensor cores' rate rather than the FP32 pipes'.
 /// GCN's tall-skinny products (millions of rows times 128 x 128) run at a third of the FP32 peak
-/// through cuBLAS; see ops/cuda/mxm/NOTES.md, runs 21 and 22, for what this kernel does there. On
+/// through cuBLAS; see docs/design/gemm.md for what this kernel does there. On
 /// Hopper the products with k, n <= 128 run on warpgroup MMAs (split_tf32_wgmma.hpp).
 ///
 /// Host-callable and free of CUDA headers (the stream is CUDA's opaque CUstream_st*, which is

@@ -18,7 +18,7 @@ constexpr float kMaxSplit = 0x1.ffdffep+127f;
 /// the bits, then the 13 low bits cleared), written out: ptxas expands the conversion with a guard
 /// for infinities and NaNs that the clamp already rules out, and without it the split is six
 /// instructions instead of seven; in the GEMM pair's epilogue that took its time from 1.88 to 1.53
-/// ms on an H200 (NOTES.md run 24), with the same bits.
+/// ms on an H200 (docs/design/gemm.md), with the same bits.
 __device__ __forceinline__ void split(float x, std::uint32_t& hi, std::uint32_t& lo) {
   const float c = fminf(fmaxf(x, -kMaxSplit), kMaxSplit);
   hi = (__float_as_uint(c) + 0x1000u) & 0xffffe000u;

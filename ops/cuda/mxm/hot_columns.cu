@@ -96,7 +96,7 @@ std::int64_t debug_spmm_hot_copies() noexcept { return g_hot_copies.load(); }
 SpmmHotRule spmm_hot_rule(std::int64_t cols, std::int64_t row_bytes, std::int64_t copy_row_bytes,
                           std::int64_t passes) {
   // Narrowest pass that gets hints by rule: 256 bytes (N = 64 floats); at N = 32 they lost
-  // (H100, NOTES.md runs 13 and 20).
+  // (H100; docs/design/mxm.md).
   constexpr std::int64_t kSpmmHintMinRowBytes = 256;
   // The hot set in place: the columns whose B rows fill this share of L2 keep the normal policy,
   // the rest are read evict-first. Run 13 (H100, 50 MB L2) found about 32 MB best at N = 64 and
@@ -118,7 +118,7 @@ SpmmHotRule spmm_hot_rule(std::int64_t cols, std::int64_t row_bytes, std::int64_
   if (forced == 0) {
     // By rule: none. Once the set-aside the copy raises was put back after each call (run 22),
     // the hints lost on every graph and width measured, the copy and the in-place form alike
-    // (H200, spindle bench mxm, NOTES.md run 23; R-MAT 22 N = 128: off 5.579 ms, in place at
+    // (H200, spindle bench mxm, docs/design/mxm.md; R-MAT 22 N = 128: off 5.579 ms, in place at
     // 16 / 24 / 32 / 48 MB 5.858 / 5.742 / 5.826 / 7.097, the copy at 24 MB 5.990; N = 64 2.848
     // against 3.259-3.420; R-MAT 20 N = 128 1.205 against 1.359-1.440; uniform 22 N = 128 8.777
     // against 8.886-9.262). The conditions below are where they had been measured to pay on an
@@ -142,7 +142,7 @@ SpmmHotRule spmm_hot_rule(std::int64_t cols, std::int64_t row_bytes, std::int64_
 namespace {
 
 /// Fewest entries (as a share of nnz) the hot columns must hold for the copy: R-MAT 22's 64 K
-/// hottest columns hold 63% of its entries (l2_hot_rows), while a uniform graph's in-degrees
+/// hottest columns hold 63% of its entries, while a uniform graph's in-degrees
 /// (16 +- 4 on uniform 22) leave any hot set a few percent.
 constexpr double kSpmmHotMinShare = 0.25;
 
@@ -248,8 +248,8 @@ namespace {
 /// The device's persisting L2 set-aside while windows are open. A raised limit must not outlive
 /// them: with 39 MB of the H200's 60 MB set aside (and no persisting line left in it), streaming
 /// kernels run far slower (the split-TF32 GEMM of GCN's 4.2 M x 128 x 128 product: 5.13 ms
-/// against 1.33 ms with the limit back at 0; cublasSgemm 5.94 against 3.67 ms; ops/cuda/mxm/
-/// NOTES.md, run 22). So the first window to raise it records the value before, and the last
+/// against 1.33 ms with the limit back at 0; cublasSgemm 5.94 against 3.67 ms;
+/// docs/design/gemm.md). So the first window to raise it records the value before, and the last
 /// one to close puts it back, after its stream's work (the set-aside is device-wide and not
 /// stream-ordered: lowering it under a running SpMM would take its hot copy's lines away).
 struct PersistingLimit {

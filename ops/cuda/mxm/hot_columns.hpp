@@ -17,7 +17,7 @@
 ///   holds a slot in a copy of the hot rows made at the start of each call under a persisting
 ///   access-policy window, which raises the device's persisting L2 set-aside for the call.
 /// By rule neither runs now: once the set-aside was put back after each call (run 22), both lost
-/// to no hints at all on every graph and width measured (H200, NOTES.md run 23). The hooks keep
+/// to no hints at all on every graph and width measured (H200; docs/design/mxm.md). The hooks keep
 /// them measurable (spindle bench mxm, gcn).
 /// The rule (spmm_hot_rule, and the skew check in build_hot_columns) lives in hot_columns.cu.
 

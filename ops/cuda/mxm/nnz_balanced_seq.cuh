@@ -251,7 +251,7 @@ __global__ void spmm_empty_rows_kernel(const I* __restrict__ row_ptr, std::int64
 }
 
 /// Blocks per SM the group form is compiled for (at most 64 registers): without the bound the
-/// staged form took 75-78 registers and 3 blocks; the harness's copy ran with 4 (xw, run 11).
+/// staged form took 75-78 registers and 3 blocks; the harness's copy ran with 4 (H100).
 constexpr int kGroupMinBlocks = 4;
 
 /// Entries of A staged in shared memory per block by the group form (all its groups' windows):
@@ -345,8 +345,8 @@ struct GroupStore {
 /// next U entries of the chunk whatever rows they belong to, and a row is stored when its last
 /// entry has been added (the empty rows after it as the identity, through the epilogue), in the
 /// same batch. A row of R-MAT's many short rows no longer waits on its own column ids nor
-/// issues a batch of its own. H100, R-MAT 22 (apps/bench/experiments/spmm_params.cu, NOTES.md
-/// run 11): N = 32 3.10 ms (row walk, entries cached per row) -> 2.56 (row walk over the staged
+/// issues a batch of its own. H100, R-MAT 22, a harness:
+/// N = 32 3.10 ms (row walk, entries cached per row) -> 2.56 (row walk over the staged
 /// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
 /// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
 ///
@@ -354,7 +354,7 @@ struct GroupStore {
 /// row is read from the hot copy, which a persisting L2 window keeps, and the B rows of cold
 /// columns are loaded evict-first in L2. A separate instantiation, only for 16-byte fragments
 /// (launch_balanced_group_vec): a check behind a runtime flag cost 4-9% at N = 16 and 32 on
-/// R-MAT 22 even when off (NOTES.md run 13).
+/// R-MAT 22 even when off (docs/design/mxm.md).
 template <class S, class I, class V, class T, int VEC, class Fin, bool kHints>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2, Fin fin) {
@@ -606,7 +606,7 @@ int balanced_seq_vec(const SpmmArgs<I, V, T>& a) {
 /// Columns per lane of the group form: 8-byte fragments up to N = 16 (G = 8 lanes at N = 16
 /// floats), 16 bytes above, as far as B's and C's alignment allow. With the row walk 8 bytes won
 /// up to N = 64 (R-MAT 22 N = 32: 2.99 against 3.13 ms); with the entry walk 16 bytes win from
-/// N = 32 (H100, spmm_params xy, R-MAT 22 N = 32 / 64: 1.92 / 3.40 ms against 2.24 / 4.04; R-MAT
+/// N = 32 (H100, R-MAT 22 N = 32 / 64: 1.92 / 3.40 ms against 2.24 / 4.04; R-MAT
 /// 20: 0.45 / 0.72 against 0.57 / 0.98). N = 16 keeps 8 bytes: 1.58 ms in chunks of 128; 16
 /// bytes were measured only in chunks of 256 (2.97 ms, one block per SM for want of shared
 /// memory).

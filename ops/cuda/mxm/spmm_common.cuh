@@ -40,7 +40,7 @@ struct DenseEpilogue {
 
 /// The epilogue's shape as a kernel template parameter. A kernel that stores finished rows in
 /// a hot loop is instantiated per kind, because the generic epilogue's code cost the group form
-/// of nnz_balanced_seq 7-10% even when nothing was applied (ops/cuda/mxm/NOTES.md).
+/// of nnz_balanced_seq 7-10% even when nothing was applied (docs/design/mxm.md).
 ///   Plain     nothing: rows are stored as summed (any semiring)
 ///   Bias      t + bias[n]                    (GCN's last layer)
 ///   BiasRelu  relu(t + bias[n])              (GCN's hidden layers)

@@ -12,8 +12,8 @@
 /// never written to global memory: Z has M columns. Rows that cross chunks are finished by
 /// spmm_balanced_fixup_project_kernel from the same partials as the plain form's fix-up.
 ///
-/// Measured on R-MAT 22 with N = 128, M = 32 (apps/bench/experiments/gcn_fused.cu, NOTES.md run
-/// 17): in a warp-per-row kernel the projection made the pass 0.29 ms faster, not slower, since
+/// Measured on R-MAT 22 with N = 128, M = 32 (a harness outside `spindle bench`,
+/// H100): in a warp-per-row kernel the projection made the pass 0.29 ms faster, not slower, since
 /// it writes M instead of N columns per row and its arithmetic hides behind the gathers.
 
 #include <cstdint>
@@ -78,7 +78,7 @@ struct ProjectStore {
   /// The group writes ReLU(acc + bias) to its row buffer (one vector store per lane), then lane
   /// q sums h[k]·W[k][j] for its outputs j = q, q + G, ..., reading h by broadcast loads: fewer
   /// instructions than taking h from the lanes by shuffles (4.8 K per row at N = 128, 4.6x the
-  /// unfused kernel's time on R-MAT 22; NOTES.md run 18).
+  /// unfused kernel's time on R-MAT 22; docs/design/mxm.md).
   template <class I, class V, int VEC>
   __device__ __forceinline__ void store(const SpmmArgs<I, V, T>& /*a*/, std::int64_t orow,
                                         std::int64_t col, bool col_ok, const T (&acc)[VEC],

@@ -247,7 +247,7 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
   const int glanes = seq_group_lanes(a.n, gvec, tile);
   if (chunk_req <= 0 && group_form) {
     // One shared-memory window per chunk: 128 / 256 / 512 entries at 8 / 16 / 32 lanes (float,
-    // int32). Measured against 256 at every width (H100, spmm_params nbg:CHUNK, session 13):
+    // int32). Measured against 256 at every width (H100, session 13):
     // R-MAT 22 N = 16 2.13 against 2.26 ms, R-MAT 20 N = 16 0.543 against 0.588, R-MAT 20
     // N = 64 0.805 against 0.834; N = 32 kept 256 (2.56 against 2.69 at 128).
     chunk_req = balanced_window_entries<I, VV, T>() / (kSpmmBlock / glanes);

@@ -13,7 +13,7 @@ namespace spindle::detail::cuda {
 /// partition.cu checks that they agree). The columns past them are gathered from L2 one 32-byte
 /// sector per value; numbered in the order of their first entry, the gathers of one warp task
 /// share more sectors (R-MAT 22: 4.5% fewer distinct sectors per task;
-/// apps/bench/experiments/cold_order.cu, ops/cuda/mxv/NOTES.md).
+/// H200; docs/design/mxv.md).
 inline constexpr std::int64_t kColumnRelabelHot = 40960;
 
 }  // namespace spindle::detail::cuda

@@ -33,7 +33,7 @@ namespace spindle::detail::cuda {
 /// either way (H200 sweep in the session of commit d0b9b6e), so the plain loads stay the default.
 /// row_block passes 1 for its streams (row_block.cuh): with its L1-resident hot set of u the
 /// streams must not allocate in L1.
-#ifdef SPINDLE_MXV_CACHE_HINTS  // experiments only: the benchmark harness builds each policy
+#ifdef SPINDLE_MXV_CACHE_HINTS  // exploration builds only: -DSPINDLE_MXV_CACHE_HINTS=N
 inline constexpr int kCacheHintsDefault = SPINDLE_MXV_CACHE_HINTS;
 #else
 inline constexpr int kCacheHintsDefault = 0;

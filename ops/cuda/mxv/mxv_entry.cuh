@@ -60,7 +60,7 @@ RowBlockForm row_block_form(std::int64_t nnz, const DeviceCaps& caps) {
 /// row_block over relabelled columns reads the first kHotBytes of u through L1 and the rest around
 /// it (row_block.cuh); its warp form copies its own, larger hot set into shared memory
 /// (row_block_warp.cuh, kRowBlockWarpSmemBudget). 128 KB:
-/// in the exploration harness (apps/bench/experiments; H100, R-MAT scale 22, fp32) hot sets of
+/// in an exploration harness (H100, R-MAT scale 22, fp32) hot sets of
 /// 32768 / 65536 / 16384 columns ran 0.453 / 0.472 / 0.464 ms (values) and 0.394 / 0.413 / 0.406 ms
 /// (pattern).
 inline constexpr std::int64_t kHotBytes = 128 * 1024;
@@ -90,7 +90,7 @@ inline constexpr int kRelabelColumns = 1;
 /// y's presence on the simple path, for the kernels that write only values (cuSPARSE, which
 /// writes 0 for empty rows, and the runs kernel): a row has a term exactly when it has entries, so
 /// `present` is a copy of the graph's cached bytes (row_presence_bytes). Written scattered beside y
-/// they cost the runs kernel 0.022 ms on R-MAT 22 (warp_rows.cu); a pass over the row offsets each
+/// they cost the runs kernel 0.022 ms on R-MAT 22 (H200); a pass over the row offsets each
 /// call 0.013 ms; the copy 0.006 ms. Nothing to do when the output keeps no presence.
 template <class I, class V>
 void copy_row_presence(const Graph<I, V>& M, std::uint8_t* present, cudaStream_t stream) {

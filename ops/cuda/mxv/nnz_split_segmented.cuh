@@ -183,7 +183,7 @@ __device__ __forceinline__ void nnz_split_step(const MxvArgs<T, I, VV>& a, nnz_s
 }
 
 /// One warp's chunk w (uniform across the warp); u(j) is read through `gather` (a functor, so a
-/// variant can serve some entries of u from elsewhere; see NOTES.md here for the shared-memory
+/// variant can serve some entries of u from elsewhere; docs/design/mxv.md: the shared-memory
 /// variant that was measured and dropped).
 template <class S, bool kGeneral, class T, class I, class VV, class G>
 __device__ __forceinline__ void nnz_split_warp(const MxvArgs<T, I, VV>& a, std::int64_t w,

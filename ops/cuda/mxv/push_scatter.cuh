@@ -25,7 +25,7 @@
 ///   5. finish (push_finish_kernel): write_result<true> for every output j.
 /// The count and the compaction read a byte per row (and the offsets of present rows); the scan,
 /// the tiles and the scatter cost O(sources + terms); 3 and 5 O(cols). On R-MAT 22 (H200) the
-/// passes over rows and columns take about 0.1 ms whatever the input (NOTES.md, "vxm as a push").
+/// passes over rows and columns take about 0.1 ms whatever the input (docs/design/mxv.md).
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>

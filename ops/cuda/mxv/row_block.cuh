@@ -17,15 +17,15 @@
 /// On small, launch-bound graphs the simple path runs the kernel's Small form (RowBlockForm): a
 /// block of many short rows reduces them with a segmented scan (row_block_scan_rows) instead of
 /// rounds of lane groups (as20graph, 26 k entries, longest row 1459: 6.6-6.8 us instead of 8.2
-/// with 1024 entries per block, H200; NOTES.md, "row_block's small form").
+/// with 1024 entries per block, H200; docs/design/mxv.md).
 ///
 /// Gathers of u go through HotColdGather: when the columns are relabelled by in-degree
 /// (partition.hpp), ids below `hot` are the most gathered entries and are read through L1, the
 /// rest bypass L1 (L1::no_allocate) and are kept last in L2, so the cold gathers do not evict the
 /// hot lines from L1. Without relabelling `hot` is past every column and all reads are plain.
-/// In the exploration harness (apps/bench/experiments/mxv_variants.cu; H100, R-MAT scale 22, fp32)
+/// In an exploration harness (H100, R-MAT scale 22, fp32)
 /// the prototype ran 0.453 ms with hot = 32768 columns against 0.510 ms with every gather through
-/// L1 (ops/cuda/mxv/NOTES.md).
+/// L1 (docs/design/mxv.md).
 
 #include <cstdint>
 
@@ -61,7 +61,7 @@ inline constexpr int kRowBlockStreamHints = 1;
 ///     Leaving it first in L2 then only lets whatever else ran before evict it: on R-MAT 18 (31.5
 ///     MB of indices and values, H200) the streaming form took 30.3 us right after another
 ///     row_block call but 33.6 us after other kernels had filled L2, the plain loads 30.7 us either
-///     way; R-MAT 19 (64 MB) lost 13% with plain loads (NOTES.md, "Stream hints and L2").
+///     way; R-MAT 19 (64 MB) lost 13% with plain loads (docs/design/mxv.md).
 ///   Small: L2Resident plus the segmented scan for blocks of many short rows (kSmall below), for
 ///     launch-bound graphs, simple path only.
 enum class RowBlockForm { Streaming, L2Resident, Small };

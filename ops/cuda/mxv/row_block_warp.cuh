@@ -26,7 +26,7 @@
 /// whole rows up to 256 entries whatever the rows' lengths) reduced by a segmented scan instead of
 /// lane groups; 6-10% faster on R-MAT 21-22.
 ///
-/// Measured (apps/bench/experiments/mxv_variants.cu, "warp2", H200, R-MAT scale 22, relabelled,
+/// Measured in an exploration harness (H200, R-MAT scale 22, relabelled,
 /// fp32; cuSPARSE's best 0.482 ms): 0.372 ms with values and 0.325 ms pattern-only, against
 /// 0.466 / 0.413 ms for the block form (row_block/1024) in the same harness. Without the shared
 /// copy 0.384 / 0.349 ms; with 16 warps per SM instead of 32, 0.60 ms (too few loads in flight);
@@ -55,7 +55,7 @@ RowBlockPartition row_block_warp_run_partition(const Graph<I, V>& A);
 /// Shared memory the warp form takes per block over relabelled columns, staging included: the
 /// rest of u's hot copy fills it. 192 KB (+ 1 KB the runtime reserves per block) keeps the SM's
 /// carveout at 196 KB and leaves 60 KB of L1 for the cold gathers; one step more and the carveout
-/// jumps to 228 KB, leaving 28 KB of L1. apps/bench/experiments/warp_cold.cu, H200, R-MAT scale
+/// jumps to 228 KB, leaving 28 KB of L1. An exploration harness, H200, R-MAT scale
 /// 22, fp32, the kernel alone (ms; cuSPARSE's best 0.490 values / 0.487 pattern, same process):
 ///   hot copy of u  | 32 K (128 KB) | 36 K   | 40 K (160 KB) | 44 K (228 KB carveout) | 48 K
 ///   values         | 0.3816        | 0.3748 | 0.3664        | 0.4491                 | 0.4487
@@ -72,9 +72,9 @@ inline constexpr std::int64_t kRowBlockWarpSmemBudget = 193 * 1024;
 /// How the warp form gathers the columns past its shared copy of u: 0 around L1 and kept last in
 /// L2 (ld_gather_cold, the row_block default), 1 through L1 and kept last in L2, 2 plain __ldg.
 /// With the hot columns in shared memory L1 holds only cold lines, and letting them in was never
-/// slower: warp_cold.cu as above, 40 K hot copy, ms, policies 0 / 1 / 2: values 0.3672 / 0.3664 /
+/// slower: that harness as above, 40 K hot copy, ms, policies 0 / 1 / 2: values 0.3672 / 0.3664 /
 /// 0.3678, pattern 0.3155 / 0.3139 / 0.3150; at 32 K 0.3889 / 0.3816 / 0.3830 and 0.3364 /
-/// 0.3290 / 0.3283. (floor.cu, a kernel without rows, showed the same: 0.2977 around L1, 0.2765
+/// 0.3290 / 0.3283. (A floor kernel without rows showed the same: 0.2977 around L1, 0.2765
 /// through it.)
 inline constexpr int kRowBlockWarpCold = 1;
 
@@ -344,8 +344,8 @@ inline constexpr bool kRowBlockWarpRuns = sizeof(T) == 4 && sizeof(I) == 4;
 /// Every row's sum is formed in a fixed order (bit-identical run to run); the cost does not depend
 /// on the rows' lengths, where row_block_reduce_rows takes as long as a run's longest row. Runs are
 /// whole rows: no carries between tasks; pieces go through row_block's long-row kernel.
-/// Measured in apps/bench/experiments/warp_rows.cu (H200, fp32, 40 K hot columns, the kernel
-/// alone; "mode 9" there): R-MAT 22 0.3432 ms with values and 0.2963 pattern-only (A^T) against
+/// Measured in an exploration harness (H200, fp32, 40 K hot columns, the kernel
+/// alone): R-MAT 22 0.3432 ms with values and 0.2963 pattern-only (A^T) against
 /// 0.3662 / 0.3138 for mxv_row_block_warp_kernel, R-MAT 21 0.1620 / 0.1429 against 0.1768 / 0.1584.
 template <class T, class I, class VV>
 struct WarpRunLoads : WarpTaskLoads<T, I, VV> {
@@ -473,7 +473,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
   std::int64_t task = static_cast<std::int64_t>(blockIdx.x) * kRowBlockWarpWarps + warp;
   // write_result<false> without the presence bytes: the caller writes those (a row has a term
   // exactly when it has entries on the simple path) with one coalesced pass over the row offsets;
-  // scattered here beside y they cost R-MAT 22 0.022 ms (6%) in warp_rows.cu.
+  // scattered here beside y they cost R-MAT 22 0.022 ms (6%, H200).
   auto put = [&](std::int64_t row, T value, bool has) {
     a.out.w[row] = has ? value : a.out.identity;
   };

@@ -62,7 +62,7 @@ inline constexpr std::int64_t kRowBlockWarpRunRows = std::int64_t{1} << 20;
 /// kernel reduces by a segmented scan whose cost does not depend on the row lengths, so its tasks
 /// fill up: on R-MAT scale 22 (fp32, seed 42) 216 entries per task on average instead of 176 (302 K
 /// tasks instead of 370 K), which is most of why the runs kernel is 6% faster
-/// (apps/bench/experiments/warp_rows.cu).
+/// (H200; docs/design/mxv.md).
 template <class I>
 RowBlocks build_row_block_warp_runs(const I* row_ptr, std::int64_t n) {
   RowBlocks rb;

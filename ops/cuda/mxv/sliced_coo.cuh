@@ -9,7 +9,7 @@
 /// the kernel's chain of dependent loads. The CSR kernels read row offsets, then column indices
 /// and values, then u: three levels. Here thread t of block b reads its four entries at
 /// b * 4 BT + 4 t, known without any load, so the chain is entries -> u -> y. Experiment
-/// apps/bench/experiments/small_staged.cu (H200, event-timed like the benchmark): 4.1-4.5 us on
+/// harness (H200, event-timed like the benchmark): 4.1-4.5 us on
 /// the data folder's graphs where the planner's CSR kernels took 4.4-4.9 us (subwarp_per_row) and
 /// 6.8 us (row_block on as20graph), against 3.8 / 3.9 / 4.2 us for bare kernels with one / two /
 /// three dependent loads before their store. Copying all of u into shared memory in the first

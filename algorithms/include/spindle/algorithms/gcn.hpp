@@ -84,14 +84,14 @@ struct GcnOptions {
   /// written and the next layer's GEMM is skipped. Results agree with the unfused order up to
   /// rounding. Off by default: on R-MAT 22, 128-128-32 (H100) the fused SpMM took 10.9 ms
   /// against 7.6 ms for the SpMM plus 1.1 ms for the GEMM it replaces, so the inference took
-  /// 16.6 ms against 14.5 (ops/cuda/mxm/NOTES.md, run 18). Ignored on the CPU.
+  /// 16.6 ms against 14.5 (docs/design/mxm.md). Ignored on the CPU.
   bool fuse = false;
   /// On a compute capability 9.0 GPU (float, order Auto, fuse and tune off), a hidden layer whose
   /// input is no wider than its output, before a layer that transforms first, aggregates first and
   /// computes ReLU((Â H) W + b)·W_next in one kernel whose hidden rows stay in registers (the
   /// split-TF32 GEMM pair, FP32-class accuracy): the layer's output is never written nor read
   /// back, and the next layer starts from its SpMM. Results agree with the unfused order up to
-  /// rounding. On by default (R-MAT 22, 128-128-32: ops/cuda/mxm/NOTES.md, run 23); ignored
+  /// rounding. On by default (R-MAT 22, 128-128-32: docs/design/gemm.md); ignored
   /// elsewhere.
   bool fuse_dense = true;
   /// Called after each step of gcn_inference_normalized() is issued (on the CUDA backend:

@@ -3,7 +3,7 @@
 /// @file warm_up.hpp
 /// @brief Creating the CUDA context ahead of the first operation. The first CUDA call of a process
 /// creates the device's context, which took 0.34 s on an H200 host
-/// (apps/bench/experiments/first_pagerank.cu). A program that knows it will use CUDA can start
+/// (a first GPU PageRank's set-up). A program that knows it will use CUDA can start
 /// that work on a background thread and overlap it with its own (the CLI does so while it reads
 /// the input file). Plain C++; in a build without CUDA both calls do nothing.
 

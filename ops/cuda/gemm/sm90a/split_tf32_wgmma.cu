@@ -195,7 +195,7 @@ __device__ __forceinline__ void wgmma_tiles(int m, int k, const float* __restric
   // needed): slot c holds chunk c of the tile being computed until the thread has read it, then
   // chunk c of its next tile, a whole tile (about 3000 cycles of tensor work at N = 128) ahead.
   // (A first version loaded straight into registers, one tile ahead: 255 registers against 140;
-  // its only timing was taken while the persisting set-aside slowed every kernel, NOTES.md run 22,
+  // its only timing was taken while the persisting set-aside slowed every kernel,
   // so the two forms were never compared fairly.)
   //   As[wg][c][h][thread]: A(row g + 8h of the warp's 16, columns 16c + 4t .. + 3).
   float4* As = slots + wg * KC * 2 * 128;
