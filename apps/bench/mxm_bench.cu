@@ -169,7 +169,7 @@ int main(int argc, char** argv) try {
         variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
-      if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // wide N (seed 004)
+      if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // Adaptive Sparse Tiling
       double best = -1;
       std::string best_name, cells;
       for (const Plan& p : variants) {

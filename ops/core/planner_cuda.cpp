@@ -3,9 +3,11 @@
 // Descriptor): plain host code compiled in every build, so CPU-only tests check its decisions
 // with reference_hopper_caps().
 //
-// Starting point: Ginkgo's Alg. 2 (seed 002: load balancing above 1e6 rows or when a row is
-// longer than 64) and dgSPARSE's rules (seed 000 §2.2: balance when stdv_row / avg_row is high;
-// short rows waste the lanes of a warp-per-row kernel), then set from our measurements:
+// Starting point: Ginkgo's Alg. 2 (Load-balancing SpMV Kernels on GPUs, Anzt et al.: load
+// balancing above 1e6 rows or when a row is longer than 64) and dgSPARSE's rules (Adaptive
+// Workload-Balancing and Parallel-Reduction, Huang et al., §2.2: balance when stdv_row /
+// avg_row is high; short rows waste the lanes of a warp-per-row kernel), then set from our
+// measurements:
 // apps/bench/mxv_bench.cpp on an NVIDIA H200 (fp32 plus_times, int32, medians of 30 runs; the
 // tables are in docs/design/mxv.md). Each constant names the measurement behind it.
 #include <algorithm>

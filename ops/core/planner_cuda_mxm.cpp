@@ -18,7 +18,8 @@ namespace {
 // (2026-11-21, R-MAT and uniform scale 20 and 22, bcsstk13, as20graph, email-Eu-core; tables in
 // the issue note and docs/design/mxm.md).
 
-// dgSPARSE Insight 1 (seed 000 §2.1.2, Fig. 4): up to N = 4 a row is reduced in parallel with
+// dgSPARSE Insight 1 (Adaptive Workload-Balancing and Parallel-Reduction, Huang et al., §2.1.2,
+// Fig. 4): up to N = 4 a row is reduced in parallel with
 // vector loads of B; wider N favours a sequential walk per output column (row caching).
 // Measured: on uniform scale 22, parallel_reduce_vec beat row_cache_seq at N = 1, 2, 4 (0.65 vs
 // 1.20, 0.82 vs 1.10, 1.14 vs 1.42 ms) and lost from N = 8 (2.87 vs 1.51 ms).
@@ -110,7 +111,8 @@ constexpr double kImbalanceBalanced = 2.0;
 // on R-MAT scale 22 (nnz_balanced_seq N = 128: 14.2 vs 6.8 ms) and within 2% on uniform graphs:
 // the per-entry work, not B's bytes, dominates. The tuner still tries tile = 32.
 
-// SDDMM (PRedS, seed 003 §III-B/C, then measured): iir up to K = 64 (best of the three kernels
+// SDDMM (PRedS: Exploiting Online Locality and Reduction Parallelism, Yu et al., §III-B/C, then
+// measured): iir up to K = 64 (best of the three kernels
 // on all four generated graphs at K = 16, 32, 64; e.g. R-MAT 22, K = 64: iir 3.7, vct 6.1 ms);
 // vct at K = 128 (6.96 vs iir 7.63 ms on R-MAT 22, 9.0 vs 9.8 on uniform 22); iir again above
 // (K = 256: 12.4 vs vct 13.5 ms). The first warp-merged tiling kernel lost everywhere (11-17 ms
@@ -161,7 +163,8 @@ std::string cuda_sddmm_cannot(SddmmKernel k, const SddmmInfo& info) {
 std::int64_t value_bytes(ValueKind v) { return v == ValueKind::Double ? 8 : 4; }
 
 /// Lanes per row of parallel_reduce_vec: the average row rounded up to a power of two, 4..32
-/// (short rows would leave most of a warp idle, seed 000 §2.2 last paragraph).
+/// (short rows would leave most of a warp idle: Adaptive Workload-Balancing and
+/// Parallel-Reduction, Huang et al., §2.2, last paragraph).
 int reduce_lanes(double avg_row) {
   int lanes = 4;
   while (lanes < 32 && lanes < avg_row) lanes *= 2;

@@ -28,15 +28,21 @@ enum class OpKind : std::uint8_t { Mxv, Vxm, Mxm, Sddmm };
 enum class MxvKernel : std::uint8_t {
   Auto,               ///< let the planner decide
   CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks (merge-path split of rows)
-  RowPerThread,       ///< one thread per row (seed 001 "gbmv_s"; 002 §3.3 classical CSR)
-  SubwarpPerRow,      ///< 2..32 lanes per row, shuffle reduction (001 "gbmv_w"; 002 Alg. 3/4)
-  NnzSplitSegmented,  ///< fixed nnz chunks per warp, segmented reduction (000 §2.1.1; 002 Alg. 1)
-  MergePath,          ///< 2-D merge of row offsets and nnz (000 ref [10]; 002 §3.3)
+  RowPerThread,       ///< one thread per row ("gbmv_s" of the CS/EE217 SpMV lecture; classical
+                      ///< CSR in Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.3)
+  SubwarpPerRow,      ///< 2..32 lanes per row, shuffle reduction ("gbmv_w" of the CS/EE217 SpMV
+                      ///< lecture; Load-balancing SpMV Kernels on GPUs, Anzt et al., Alg. 3/4)
+  NnzSplitSegmented,  ///< fixed nnz chunks per warp, segmented reduction (Huang et al., Adaptive
+                      ///< Workload-Balancing and Parallel-Reduction, §2.1.1; Anzt et al.,
+                      ///< Load-balancing SpMV Kernels on GPUs, Alg. 1)
+  MergePath,          ///< 2-D merge of row offsets and nnz (Merrill & Garland, Merge-based
+                      ///< Parallel SpMV; Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.3)
   RowBlock,           ///< blocks of whole rows <= 4 x threads entries, staged in shared memory
                       ///< (CSR-Stream of CSR-Adaptive; long rows split, fixed-order fix-up)
   SlicedCoo,          ///< small graphs: whole rows in slots at fixed offsets, entries stored with
                       ///< their rows (sliced COO), segmented scan; one level of loads fewer
-  SellP,              ///< sliced ELL (002 §3.5): not implemented; forcing it falls back, logged
+  SellP,              ///< sliced ELL (Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.5):
+                      ///< not implemented; forcing it falls back, logged
   PushScatter,        ///< vxm as a push over the rows of A, no transpose: the input's present
                       ///< entries scatter with atomic min / max / or (exact monoids only)
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
@@ -46,10 +52,14 @@ enum class MxvKernel : std::uint8_t {
 enum class MxmKernel : std::uint8_t {
   Auto,
   CpuRowBalanced,     ///< CPU: OpenMP over nnz-balanced row blocks, vectorized over N
-  ParallelReduceVec,  ///< warp per row, vector loads of B rows, N <= 4 (000 §2.1.2)
-  RowCacheSeq,        ///< coalesced sparse-row caching in shared memory (000 §2.1.3, GE-SpMM)
-  NnzBalancedSeq,     ///< row caching with nnz-split work assignment (000 §2.2)
-  AsptTiled,          ///< row panels + dense column tiles in shared memory (004 §3-4)
+  ParallelReduceVec,  ///< warp per row, vector loads of B rows, N <= 4 (Huang et al., Adaptive
+                      ///< Workload-Balancing and Parallel-Reduction, §2.1.2)
+  RowCacheSeq,        ///< coalesced sparse-row caching in shared memory (Huang et al., Adaptive
+                      ///< Workload-Balancing and Parallel-Reduction, §2.1.3; GE-SpMM)
+  NnzBalancedSeq,     ///< row caching with nnz-split work assignment (Huang et al., Adaptive
+                      ///< Workload-Balancing and Parallel-Reduction, §2.2)
+  AsptTiled,          ///< row panels + dense column tiles in shared memory (Hong et al.,
+                      ///< Adaptive Sparse Tiling for Sparse Matrix Multiplication, §3-4)
   Cusparse,           ///< cuSPARSE cusparseSpMM (baseline)
   RowBlock,           ///< CSR-Stream blocks of whole rows, products in shared memory (narrow N)
   Spmv,               ///< N = 1 without epilogue: runs as an mxv, with the mxv planner's kernel
@@ -59,10 +69,13 @@ enum class MxmKernel : std::uint8_t {
 enum class SddmmKernel : std::uint8_t {
   Auto,
   CpuRowBalanced,  ///< CPU: OpenMP over nnz-balanced row blocks
-  Vct,             ///< vectorized coarse 1-D tiling, 16 nonzeros per block (003 §III-A)
-  Iir,             ///< integrated interleaving reduction, K <= 32 (003 §III-B)
-  Wmt,             ///< warp-merged tiling, K > 32 (003 §III-C)
-  AsptTiled,       ///< dense tiles in shared memory (004 §5)
+  Vct,             ///< vectorized coarse 1-D tiling, 16 nonzeros per block (Yu et al.,
+                   ///< Exploiting Online Locality and Reduction Parallelism, §III-A)
+  Iir,             ///< integrated interleaving reduction, K <= 32 (Yu et al., Exploiting
+                   ///< Online Locality and Reduction Parallelism, §III-B)
+  Wmt,             ///< warp-merged tiling, K > 32 (Yu et al., Exploiting Online Locality and
+                   ///< Reduction Parallelism, §III-C)
+  AsptTiled,       ///< dense tiles in shared memory (Hong et al., Adaptive Sparse Tiling, §5)
   Cusparse,        ///< cuSPARSE cusparseSDDMM (baseline)
 };
 
@@ -89,7 +102,8 @@ struct LaunchParams {
   /// Tiling width (SpMM column tile, SDDMM K chunk); for the mxv kernels 1 relabels the columns
   /// by in-degree.
   int tile = 0;
-  int oversubscription = 0;  ///< warps per SM multiple (002 §3.2's ω)
+  int oversubscription = 0;  ///< warps per SM multiple (the ω of Load-balancing SpMV Kernels
+                             ///< on GPUs, Anzt et al., §3.2)
 };
 
 /// The nonzero parameters as "block=256 lanes=4 items=1024 tile=1 omega=2" (empty when all are

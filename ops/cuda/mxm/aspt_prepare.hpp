@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file aspt_prepare.hpp
-/// @brief The one-time reordering behind SpMM `aspt_tiled` (seed 004 §4.1), built on the host
+/// @brief The one-time reordering behind SpMM `aspt_tiled` (Adaptive Sparse Tiling for Sparse
+/// Matrix Multiplication, Hong et al., §4.1), built on the host
 /// and cached on the graph by the CUDA backend. Plain C++ (OpenMP), no CUDA header.
 ///
 /// Rows are grouped into panels of `panel_rows` consecutive rows. Within a panel, a column is
@@ -10,7 +11,8 @@
 ///   - heavy entries: (slot, value), slot = index of the column in the panel's sorted heavy
 ///     list, so a row's heavy entries keep increasing slots (column order);
 ///   - light entries: (column, value), read with plain CSR gathers from B.
-/// Only the order of a row's entries changes, never a column number (004: "reordering of
+/// Only the order of a row's entries changes, never a column number (Adaptive Sparse Tiling:
+/// "reordering of
 /// non-zeros and not re-numbering"). Rows longer than `long_row` are taken out of the panels
 /// entirely and kept as a separate CSR (with their row ids) that the load-balanced kernel runs,
 /// so no panel waits on one huge row (R-MAT rows reach 10^5 entries).
@@ -20,7 +22,8 @@
 
 namespace spindle::detail::cuda {
 
-/// A column needs this many nonzeros in a panel to be staged (004 §4.1: "at least two").
+/// A column needs this many nonzeros in a panel to be staged (Adaptive Sparse Tiling, §4.1: "at
+/// least two").
 constexpr int kAsptHeavyMin = 2;
 
 /// Host arrays of the reordering; value arrays stay empty for pattern graphs.

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file aspt_tiled.cuh
-/// @brief SpMM `aspt_tiled` (seed 004 §3–4, adaptive sparse tiling) over the reordering of
+/// @brief SpMM `aspt_tiled` (Adaptive Sparse Tiling for Sparse Matrix Multiplication, Hong et
+/// al., §3–4) over the reordering of
 /// aspt_prepare.hpp.
 ///
 /// One block per (row panel, column tile). For each tile of up to `tile_slots` heavy columns of
 /// the panel, the block stages those B rows (its column tile of them) in shared memory with
 /// coalesced vector loads, then every row of the panel consumes its heavy entries whose slot
-/// falls in the tile from shared memory (004 Listing 2, with the slot stored per entry instead
+/// falls in the tile from shared memory (Adaptive Sparse Tiling, Listing 2, with the slot stored
+/// per entry instead
 /// of the paper's modulo mapping, so no column needs moving to avoid conflicts). The light
 /// entries follow as plain CSR gathers from global memory (Listing 3), and the row is stored
 /// through the epilogue. A group of G lanes covers the column tile (as in row_cache_seq) and owns

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file nnz_balanced_seq.cuh
-/// @brief SpMM `nnz_balanced_seq` (seed 000 §2.2: workload balancing with sequential reduction
+/// @brief SpMM `nnz_balanced_seq` (Adaptive Workload-Balancing and Parallel-Reduction, Huang et
+/// al., §2.2: workload balancing with sequential reduction
 /// over cached sparse entries) for skewed row lengths.
 ///
 /// The nonzeros are cut into chunks of W consecutive entries regardless of row boundaries and a
@@ -10,7 +11,8 @@
 /// on R-MAT at small N). The warp splits into P = 32/G groups of G lanes (G·VEC output
 /// columns); one step takes P consecutive entries, one per group, gathers their B rows (kSteps
 /// steps are gathered before the first is reduced), and a segmented scan across the groups by
-/// row id (seed 000 §2.1.1's VSR, on VEC-wide vectors) sums the entries of each row. A row that
+/// row id (the VSR of Adaptive Workload-Balancing and Parallel-Reduction, Huang et al., §2.1.1,
+/// on VEC-wide vectors) sums the entries of each row. A row that
 /// ends inside the step is finished; the last group's running sum carries into the next step.
 /// Row ids come from the cached COO row array (coo_rows.cuh).
 ///

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file parallel_reduce_vec.cuh
-/// @brief SpMM `parallel_reduce_vec` (seed 000 §2.1.2, vector-type dense-row loading, VDL).
+/// @brief SpMM `parallel_reduce_vec` (Adaptive Workload-Balancing and Parallel-Reduction, Huang
+/// et al., §2.1.2: vector-type dense-row loading, VDL).
 ///
 /// `lanes` lanes own one row (32 = the paper's warp per row; the planner takes fewer lanes for
 /// short rows so a warp is not mostly idle) and split its nonzeros. Each lane loads the ≤ 4

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file row_cache_seq.cuh
-/// @brief SpMM `row_cache_seq` (seed 000 §2.1.3, coalesced sparse-row caching, CSC; GE-SpMM).
+/// @brief SpMM `row_cache_seq` (Adaptive Workload-Balancing and Parallel-Reduction, Huang et al.,
+/// §2.1.3: coalesced sparse-row caching, CSC; GE-SpMM).
 ///
 /// A group of G lanes owns one row of A and G·VEC consecutive output columns (VEC per lane).
 /// It loads G nonzeros of its row (column ids and values) with one coalesced access into shared

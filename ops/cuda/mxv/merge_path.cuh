@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file merge_path.cuh
-/// @brief mxv by merge path (seed 000 ref [10]; seed 002 §3.3): the row ends and the stored
-/// entries are merged into one list of rows + nnz items, and every thread consumes exactly K
+/// @brief mxv by merge path (Merrill & Garland, Merge-based Parallel Sparse Matrix-Vector
+/// Multiplication; Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.3): the row ends and the
+/// stored entries are merged into one list of rows + nnz items, and every thread consumes exactly K
 /// items of it (an entry: accumulate; a row end: emit the row). Work per thread is equal whatever
 /// the row lengths, including long runs of empty rows, which the nnz-split kernel walks slowly.
 ///

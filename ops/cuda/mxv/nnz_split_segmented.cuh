@@ -2,8 +2,9 @@
 #pragma once
 /// @file nnz_split_segmented.cuh
 /// @brief mxv, each warp takes a fixed chunk of stored entries across row boundaries and reduces
-/// it with a warp-level segmented reduction in which only segment heads hold results (VSR: seed
-/// 000 §2.1.1; the load-balanced COO kernel of seed 002 §3.2, Alg. 1).
+/// it with a warp-level segmented reduction in which only segment heads hold results (VSR:
+/// Adaptive Workload-Balancing and Parallel-Reduction, Huang et al., §2.1.1; the load-balanced
+/// COO kernel of Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.2, Alg. 1).
 ///
 /// Per step a warp reads 32 consecutive entries (coalesced column / value loads, independent
 /// gathers of u; two steps' loads in flight at once). A window of 32 row offsets, one per lane,

@@ -2,8 +2,9 @@
 #pragma once
 /// @file row_block.cuh
 /// @brief mxv, one thread block per run of whole rows holding at most NB stored entries (CSR-Stream
-/// of Greathouse & Daga's CSR-Adaptive; the row-block idea behind seed 002's load-balanced
-/// kernels). The block first reads its NB entries as one coalesced stream and multiplies each
+/// of Greathouse & Daga's CSR-Adaptive; the row-block idea behind the load-balanced kernels of
+/// Load-balancing SpMV Kernels on GPUs, Anzt et al.). The block first reads its NB entries as
+/// one coalesced stream and multiplies each
 /// with its gathered u value into shared memory: every thread has NB / BT independent column,
 /// value and u loads in flight, whatever the row lengths. Then the block's rows are reduced out
 /// of shared memory by groups of 1..32 lanes (chosen per block from its row count and longest

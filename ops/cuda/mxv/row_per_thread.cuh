@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file row_per_thread.cuh
-/// @brief mxv, one thread per row with a sequential reduction (seed 001 "gbmv_s"; seed 002 §3.3
-/// classical CSR). Best when rows are short and even: no inter-lane communication at all, but a
+/// @brief mxv, one thread per row with a sequential reduction ("gbmv_s" of the CS/EE217 SpMV
+/// lecture; classical CSR in Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.3). Best when
+/// rows are short and even: no inter-lane communication at all, but a
 /// warp's loads are scattered over 32 rows, and one long row stalls its whole warp.
 /// Deterministic (sequential order). Stops a row early at the semiring's terminal value.
 

@@ -2,7 +2,8 @@
 #pragma once
 /// @file subwarp_per_row.cuh
 /// @brief mxv, L = 2..32 lanes per row (a power of two chosen from the row-length statistics),
-/// shuffle-tree reduction (seed 001 "gbmv_w"; seed 002 Alg. 3/4). A row's entries are read
+/// shuffle-tree reduction ("gbmv_w" of the CS/EE217 SpMV lecture; Load-balancing SpMV Kernels on
+/// GPUs, Anzt et al., Alg. 3/4). A row's entries are read
 /// coalesced by its L lanes; each lane keeps four independent loads in flight per iteration so
 /// the gathers of u overlap. L is a run-time value (shuffles take a width), which keeps one
 /// compiled kernel per semiring instead of five.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file iir.cuh
-/// @brief SDDMM `iir` (seed 003 §III-B, integrated interleaving reduction), for K ≤ 32.
+/// @brief SDDMM `iir` (Exploiting Online Locality and Reduction Parallelism, Yu et al., §III-B:
+/// integrated interleaving reduction), for K ≤ 32.
 ///
 /// A warp splits into 32/G groups of G = ceil(K/VEC) lanes (e.g. K = 32 floats: 8 lanes of
 /// float4); each group takes 4 consecutive nonzeros, so a warp works on 4·32/G dot products at

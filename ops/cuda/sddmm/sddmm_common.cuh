@@ -4,7 +4,8 @@
 /// @brief Shared pieces of the SDDMM kernels: out[e] = accum(out[e], S(i,j) ⊗ (X(i,:) ⊕.⊗ Y(j,:)))
 /// for every stored entry e = (i, j) of S, in S's storage order. X is rows(S) x K and Y is
 /// cols(S) x K, both row-major. Every kernel walks the nonzeros in storage order (1-D tiling,
-/// seed 003 §III-A), so it needs each entry's row: a COO row array expanded once per graph from
+/// Exploiting Online Locality and Reduction Parallelism, Yu et al., §III-A), so it needs each
+/// entry's row: a COO row array expanded once per graph from
 /// the CSR offsets (spmm-independent, cached by the backend).
 
 #include "ops/cuda/mxm/spmm_common.cuh"
@@ -44,7 +45,8 @@ __device__ __forceinline__ T dot_frag(const Frag<T, VEC>& xf, const Frag<T, VEC>
   return sum;
 }
 
-/// Reduces M partial sums at once over groups of `width` lanes (IIR, seed 003 §III-B): at each
+/// Reduces M partial sums at once over groups of `width` lanes (IIR of Exploiting Online Locality
+/// and Reduction Parallelism, Yu et al., §III-B): at each
 /// butterfly step a lane keeps half of its sums and sends the other half to its partner, so
 /// M sums over w lanes cost M-1 + log2(w/M) shuffles per lane instead of M·log2(w). On return
 /// lane l of a group holds, in v[0..M/width) (M/width ≥ 1 only if width < M), the sums with

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file vct.cuh
-/// @brief SDDMM `vct` (seed 003 §III-A, vectorized coarse 1-D tiling).
+/// @brief SDDMM `vct` (Exploiting Online Locality and Reduction Parallelism, Yu et al., §III-A:
+/// vectorized coarse 1-D tiling).
 ///
 /// Each block of 4 warps takes T_s = 16 consecutive nonzeros, with no preprocessing of S beyond
 /// the COO row array: consecutive nonzeros mostly share their row, so the block re-reads the
@@ -14,7 +15,9 @@
 
 namespace spindle::detail::cuda {
 
-constexpr int kVctTile = 16;  // T_s: nonzeros per block, the paper's choice (003 §IV-B)
+// T_s, nonzeros per block: the choice of Exploiting Online Locality and Reduction Parallelism
+// (Yu et al., §IV-B).
+constexpr int kVctTile = 16;
 
 template <class S, class I, class V, class T, int VEC>
 __global__ void __launch_bounds__(128) sddmm_vct_kernel(SddmmArgs<I, V, T> a, bool ids_aligned) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file wmt.cuh
-/// @brief SDDMM `wmt` (seed 003 §III-C, warp-merged tiling), for K > 32.
+/// @brief SDDMM `wmt` (Exploiting Online Locality and Reduction Parallelism, Yu et al., §III-C:
+/// warp-merged tiling), for K > 32.
 ///
 /// Each lane accumulates at least kWmtChunks chunks of K (VEC elements each, all of them loaded
 /// before use) before the one reduction, so a dot product takes G = ceil(K / (2·VEC)) lanes
