@@ -385,38 +385,9 @@ int main(int argc, char** argv) try {
       gemm_rows.emplace_back("gemm " + shape + " cuBLAS TF32 ms", tf32_t.median);
       gemm_rows.emplace_back("gemm " + shape + " split-TF32 max error", split_err);
       gemm_rows.emplace_back("gemm " + shape + " cublasSgemm max error", sgemm_err);
-      {  // The SpMMs' hot copy (forced below) raises the persisting L2 set-aside for its calls
-         // only; left raised it slowed these products severalfold (hot_columns.cu). Shown so
-         // that a regression shows.
-        std::size_t limit = 0;
-        if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) {
-          std::printf("# persisting L2 set-aside during the sweep: %zu bytes\n", limit);
-        }
-        cudaGetLastError();
-      }
       in = W.cols();
     }
   }
-
-  // The same without the group form's gather hints (ops/cuda/mxm/hot_columns.hpp; the test hook
-  // turns them off everywhere), and with the hot columns read from the copy under a persisting
-  // window as large as the set-aside (the mode the rule no longer takes): what each gains, on the
-  // same data in the same run.
-  detail::cuda::debug_spmm_gather_hints(-1);
-  const Variant nohints = variant(gpu);
-  detail::cuda::debug_spmm_gather_hints(std::int64_t{1} << 40);
-  detail::cuda::debug_spmm_hot_copy(true);
-  const Variant hotcopy = variant(gpu);
-  detail::cuda::debug_spmm_hot_copy(false);
-  detail::cuda::debug_spmm_gather_hints(0);
-  std::printf(
-      "# RESULT gcn-no-gather-hints %s on %s: %.3f ms per inference (hints off; median of %d; min "
-      "%.3f); rel L2 vs the default %.3g\n",
-      ng.name.c_str(), dev.c_str(), nohints.t.median, reps, nohints.t.min, nohints.rel);
-  std::printf(
-      "# RESULT gcn-hot-copy %s on %s: %.3f ms per inference (hot rows from the copy; median of "
-      "%d; min %.3f); rel L2 vs the default %.3g\n",
-      ng.name.c_str(), dev.c_str(), hotcopy.t.median, reps, hotcopy.t.min, hotcopy.rel);
 
   // The default with the device's persisting L2 set-aside at 0 for the runs (put back after): a
   // process starts with one (11.25 MiB on the H200s lent here) that no Spindle code asked for.
@@ -503,10 +474,6 @@ int main(int argc, char** argv) try {
       .num("tf32_rel_diff_vs_fp32", tf32.rel)
       .num("cublas_gemm_ms_median", cublas.t.median)
       .num("cublas_gemm_rel_diff", cublas.rel)
-      .num("no_gather_hints_ms_median", nohints.t.median)
-      .num("no_gather_hints_rel_diff", nohints.rel)
-      .num("hot_copy_ms_median", hotcopy.t.median)
-      .num("hot_copy_rel_diff", hotcopy.rel)
       .num("set_aside_0_ms_median", noaside.t.median)
       .num("no_gemm_pair_ms_median", unpaired.t.median)
       .num("no_gemm_pair_rel_diff", unpaired.rel)
@@ -518,10 +485,8 @@ int main(int argc, char** argv) try {
   for (const auto& st : stages) row.num("stage " + st.first + " ms", st.second);
   for (const auto& g : gemm_rows) row.num(g.first, g.second);
   write_json(json, "gcn", dev, {row}, JsonObject{});
-  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused.rel > 1e-4 || nohints.rel > 1e-4 ||
-                 hotcopy.rel > 1e-4 || cublas.rel > 1e-4
-             ? 1
-             : 0;
+  return (rel >= 0 && rel > 1e-4) || tuned_rel > 1e-4 || fused.rel > 1e-4 || cublas.rel > 1e-4 ? 1
+                                                                                               : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "spindle_bench_gcn: %s\n", e.what());
   return 1;

@@ -11,9 +11,15 @@
 
 #include "apps/bench/mxm_bench.cuh"
 #include "ops/core/planner.hpp"
+#include "ops/cuda/mxm/families.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
 #include "ops/cuda/mxm/spmm_run.cuh"
 #include "spindle/executor.hpp"
+
+// The kernels are the library's (families.hpp): this program instantiates none of them.
+namespace spindle::detail::cuda {
+SPINDLE_MXM_FAMILIES(extern, ::spindle::semiring::plus_times<float>, float, std::int32_t, float)
+}  // namespace spindle::detail::cuda
 
 using namespace spindle;
 using namespace spindle::bench;
@@ -155,7 +161,7 @@ int main(int argc, char** argv) try {
       if (n <= 32 && static_cast<std::int64_t>(G.nnz()) >= detail::kSpmmSmallGraphNnz) {
         // row_block with rows over 64 entries in blocks of their own (the small-graph rule)
         Plan v = variant(MxmKernel::RowBlock, 0);
-        v.params.items_per_worker = detail::cuda::kSpmmSmallGraphLongRow;
+        v.params.items_per_worker = detail::kSpmmSmallGraphLongRow;
         variants.push_back(v);
       }
       variants.push_back(variant(MxmKernel::RowCacheSeq, 0));
@@ -170,9 +176,17 @@ int main(int argc, char** argv) try {
       }
       variants.push_back(variant(MxmKernel::NnzBalancedSeq, 0));
       if (n >= 16) variants.push_back(variant(MxmKernel::AsptTiled, 0));  // Adaptive Sparse Tiling
+      // Each variant as the planner completes a forced kernel (forms, defaults); one it refuses
+      // for this call is not timed.
+      detail::MxmInfo vinfo;
+      vinfo.n = n;
+      std::vector<Plan> runnable;
+      for (Plan v : variants) {
+        if (detail::finalize_mxm_cuda(v, st, vinfo, device_caps()).empty()) runnable.push_back(v);
+      }
       double best = -1;
       std::string best_name, cells;
-      for (const Plan& p : variants) {
+      for (const Plan& p : runnable) {
         const std::string label = plan_label(p);
         const double ms = run_checked(p, label, true);
         char b[48];
@@ -183,50 +197,6 @@ int main(int argc, char** argv) try {
           best_name = label;
         }
       }
-      // nnz_balanced_seq with the group form's gather hints (ops/cuda/mxm/hot_columns.hpp) off,
-      // forced in place (at any width, skew or not) for hot sets of 16 to 48 MB of B rows, and
-      // forced to read the hot rows from the copy at 24 MB, on the same data: what the hints gain
-      // at this width and what the hot set's size does. The rule's own choice is the
-      // nnz_balanced_seq column above. One kernel's settings, not candidates for `best`.
-      if (n >= 32) {
-        std::string hot_cells;
-        struct HotSetting {
-          std::int64_t mb;
-          bool copy;
-        };
-        for (const HotSetting h :
-             {HotSetting{-1, false}, HotSetting{16, false}, HotSetting{24, false},
-              HotSetting{32, false}, HotSetting{40, false}, HotSetting{48, false},
-              HotSetting{24, true}}) {
-          detail::cuda::debug_spmm_gather_hints(h.mb < 0 ? -1 : h.mb << 20);
-          detail::cuda::debug_spmm_hot_copy(h.copy);
-          const std::string label =
-              h.mb < 0 ? std::string("off")
-                       : std::string(h.copy ? "copy " : "in place ") + std::to_string(h.mb) + " MB";
-          const double ms = run_checked(variant(MxmKernel::NnzBalancedSeq, 0),
-                                        "nnz_balanced_seq/hints " + label, true);
-          char b[48];
-          std::snprintf(b, sizeof b, "%s %.3f  ", label.c_str(), ms);
-          hot_cells += b;
-        }
-        detail::cuda::debug_spmm_hot_copy(false);
-        detail::cuda::debug_spmm_gather_hints(0);
-        {  // The rule's kernel with the device's persisting L2 set-aside at 0 (put back after).
-          std::size_t aside = 0;
-          if (cudaDeviceGetLimit(&aside, cudaLimitPersistingL2CacheSize) == cudaSuccess &&
-              cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) == cudaSuccess) {
-            const double ms = run_checked(variant(MxmKernel::NnzBalancedSeq, 0),
-                                          "nnz_balanced_seq/set-aside 0", true);
-            cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside);
-            char b[64];
-            std::snprintf(b, sizeof b, "set-aside 0 (not %zu) %.3f  ", aside, ms);
-            hot_cells += b;
-          }
-          cudaGetLastError();
-        }
-        std::printf("%-10s %4lld |   nnz_balanced_seq gather hints: %s(ms)\n", ng.name.c_str(),
-                    static_cast<long long>(n), hot_cells.c_str());
-      }
       // The planner's pick, as the library makes it for this call.
       detail::MxmInfo info;
       info.n = n;
@@ -235,7 +205,7 @@ int main(int argc, char** argv) try {
       row.str("planner_kernel", plan_label(planned)).str("planner_reason", planned.reason);
       row.num("planner_ms", plan_ms);
       // The tuned pick: candidates timed once, winner cached on the graph.
-      const Plan tuned = detail::cuda::tune_spmm<S>(planned, a, G, s);
+      const Plan tuned = detail::cuda::tune_spmm<S>(planned, info, a, G, s);
       const double tuned_ms = run_checked(tuned, "tuned", false);
       row.str("tuned_kernel", plan_label(tuned)).num("tuned_ms", tuned_ms);
       row.str("best_ours", best_name).num("best_ours_ms", best);

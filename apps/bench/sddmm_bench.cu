@@ -10,8 +10,16 @@
 
 #include "apps/bench/mxm_bench.cuh"
 #include "ops/core/planner.hpp"
+#include "ops/cuda/sddmm/families.hpp"
 #include "ops/cuda/sddmm/sddmm_run.cuh"
 #include "spindle/executor.hpp"
+
+// The kernels are the library's (families.hpp): this program instantiates none of them.
+namespace spindle::detail::cuda {
+SPINDLE_SDDMM_FAMILIES(extern, ::spindle::semiring::plus_times<float>, float, std::int32_t, float)
+SPINDLE_SDDMM_FAMILIES(extern, ::spindle::semiring::plus_times<float>, float, std::int32_t,
+                       ::spindle::Pattern)
+}  // namespace spindle::detail::cuda
 
 using namespace spindle;
 using namespace spindle::bench;

@@ -143,7 +143,8 @@ void explain_json(JsonWriter& w, const std::vector<ExplainDevice>& devices) {
       w.field("lanes_per_row", r.plan.params.lanes_per_row);
       w.field("items_per_worker", r.plan.params.items_per_worker);
       w.field("tile", r.plan.params.tile);
-      w.field("oversubscription", r.plan.params.oversubscription);
+      w.field("form", to_string(r.plan.params.form));
+      w.field("vec", r.plan.params.vec);
       w.end_object();
       w.field("reason", r.plan.reason);
       w.end_object();

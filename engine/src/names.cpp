@@ -154,6 +154,8 @@ const char* to_string(MxvKernel k) {
       return "push_scatter";
     case MxvKernel::Cusparse:
       return "cusparse";
+    case MxvKernel::Generic:
+      return "generic";
   }
   return "?";
 }
@@ -178,6 +180,8 @@ const char* to_string(MxmKernel k) {
       return "row_block";
     case MxmKernel::Spmv:
       return "spmv";
+    case MxmKernel::Generic:
+      return "generic";
   }
   return "?";
 }
@@ -198,6 +202,8 @@ const char* to_string(SddmmKernel k) {
       return "aspt_tiled";
     case SddmmKernel::Cusparse:
       return "cusparse";
+    case SddmmKernel::Generic:
+      return "generic";
   }
   return "?";
 }
@@ -213,13 +219,13 @@ std::optional<E> parse_enum(const std::string& name) {
 }  // namespace
 
 std::optional<MxvKernel> parse_mxv_kernel(const std::string& name) {
-  return parse_enum<MxvKernel, static_cast<int>(MxvKernel::Cusparse) + 1>(name);
+  return parse_enum<MxvKernel, static_cast<int>(MxvKernel::Generic) + 1>(name);
 }
 std::optional<MxmKernel> parse_mxm_kernel(const std::string& name) {
-  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::Spmv) + 1>(name);
+  return parse_enum<MxmKernel, static_cast<int>(MxmKernel::Generic) + 1>(name);
 }
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name) {
-  return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Cusparse) + 1>(name);
+  return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Generic) + 1>(name);
 }
 std::optional<Device> parse_device(const std::string& name) {
   return parse_enum<Device, static_cast<int>(Device::Cuda) + 1>(name);
@@ -242,6 +248,26 @@ std::string Plan::kernel_name() const {
   return "?";
 }
 
+const char* to_string(KernelForm f) {
+  switch (f) {
+    case KernelForm::Default:
+      return "default";
+    case KernelForm::RowBlockSmall:
+      return "small";
+    case KernelForm::RowBlockL2:
+      return "l2";
+    case KernelForm::RowBlockStreaming:
+      return "streaming";
+    case KernelForm::RowBlockWarp:
+      return "warp";
+    case KernelForm::BalancedGroup:
+      return "group";
+    case KernelForm::BalancedWarp:
+      return "warp";
+  }
+  return "?";
+}
+
 std::string to_string(const LaunchParams& p) {
   std::string s;
   auto add = [&s](const char* name, std::int64_t v) {
@@ -251,7 +277,10 @@ std::string to_string(const LaunchParams& p) {
   add("lanes", p.lanes_per_row);
   add("items", p.items_per_worker);
   add("tile", p.tile);
-  add("omega", p.oversubscription);
+  if (p.form != KernelForm::Default) {
+    s += std::string(s.empty() ? "" : " ") + "form=" + to_string(p.form);
+  }
+  add("vec", p.vec);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/tuned.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/apply.hpp"
@@ -16,11 +17,37 @@
 
 namespace spindle {
 
+namespace detail {
+
+template <class T>
+void finish_mxm_epilogue(DenseMatrix<T>& C, Accum accum, DenseMatrix<T>& t,
+                         const MxmEpilogue<T>& epilogue, const Descriptor& desc) {
+  const Unary<T> act = Unary<T>::make(epilogue.act, epilogue.act_scalar);
+  if (epilogue.bias != nullptr) {
+    add_row_bias(t, *epilogue.bias, act, desc);
+  } else if (act.op != UnaryOp::Identity) {
+    apply(t, Accum::none(), act, t, desc);
+  }
+  if (!accum.enabled) {
+    C = std::move(t);
+    return;
+  }
+  if (C.rows() != t.rows() || C.cols() != t.cols()) {
+    throw DimensionMismatch("mxm: C is " + std::to_string(C.rows()) + " x " +
+                            std::to_string(C.cols()) + " but the product is " +
+                            std::to_string(t.rows()) + " x " + std::to_string(t.cols()) +
+                            " (an accumulator needs C already of that shape)");
+  }
+  apply(C, accum, Unary<T>{}, t, desc);
+}
+
 template <class S, class I, class V>
-void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I, V>& A,
-         const DenseMatrix<typename S::value_type>& B,
-         const MxmEpilogue<typename S::value_type>& epilogue, const Descriptor& desc) {
+void mxm_epilogue_builtin(DenseMatrix<typename S::value_type>& C, Accum accum, const Graph<I, V>& A,
+                          const DenseMatrix<typename S::value_type>& B,
+                          const MxmEpilogue<typename S::value_type>& epilogue,
+                          const Descriptor& desc) {
   using T = typename S::value_type;
+  const S s{};
   if (epilogue.bias == nullptr && epilogue.act == UnaryOp::Identity) {
     mxm(C, accum, s, A, B, desc);
     return;
@@ -40,9 +67,12 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
   if (device == Device::Cuda && m > 0 && n > 0 && A.nnz() > 0) {
     detail::OutputStage<DenseMatrix<T>> out(C);
     if (!detail::mxm_prologue("mxm", out, accum, A, B, desc, S::identity(), false)) return;
-    const GraphStats& stats = desc.transpose_a ? A.transpose().stats() : A.stats();
-    Plan plan = detail::plan_mxm(stats, detail::mxm_info<S, I, V>(n, accum.enabled, desc), device,
-                                 device_caps(), desc);
+    const Graph<I, V>& G = desc.transpose_a ? A.transpose() : A;
+    detail::MxmInfo info = detail::mxm_info<S, I, V>(n, accum.enabled, desc);
+    info.epilogue = true;
+    const detail::MxmTuned tuned = detail::tuned_mxm_for<S>(true, G, n);
+    Plan plan = detail::plan_mxm(G.stats(), info, device, device_caps(), desc, tuned.mxm_ptr(),
+                                 tuned.mxv_ptr());
     if (plan.device == Device::Cuda) {
       plan.reason += " + fused bias/activation epilogue";
       log_plan(plan);
@@ -55,47 +85,36 @@ void mxm(DenseMatrix<typename S::value_type>& C, Accum accum, S s, const Graph<I
     // is as it was.
   }
   // Composed: t = A ⊕.⊗ B, then act(t + bias), then C = accum(C, t).
-  auto finish = [&](DenseMatrix<T>& t) {
+  if (!accum.enabled && C.rows() == m && C.cols() == n && device != Device::Cuda) {
+    // In place on the host (C's storage is reused): the bias's host array is made first, so
+    // that the second step allocates nothing once the first has written C.
+    if (epilogue.bias != nullptr) detail::host_inputs(*epilogue.bias);
+    mxm(C, Accum::none(), s, A, B, desc);
     if (epilogue.bias != nullptr) {
-      add_row_bias(t, *epilogue.bias, act, desc);
+      add_row_bias(C, *epilogue.bias, act, desc);
     } else {
-      apply(t, Accum::none(), act, t, desc);
+      apply(C, Accum::none(), act, C, desc);
     }
-  };
-  if (!accum.enabled) {
-    if (C.rows() == m && C.cols() == n && device != Device::Cuda) {
-      // In place on the host (C's storage is reused): the bias's host array is made first, so
-      // that the second step allocates nothing once the first has written C.
-      if (epilogue.bias != nullptr) detail::host_inputs(*epilogue.bias);
-      mxm(C, Accum::none(), s, A, B, desc);
-      finish(C);
-      return;
-    }
-    // A new shape, or CUDA (here only for degenerate shapes or a plan forced to the host, whose
-    // second step uploads): both steps write a replacement, moved in once complete (a failure in
-    // either leaves C as it was).
-    DenseMatrix<T> t;
-    mxm(t, Accum::none(), s, A, B, desc);
-    finish(t);
-    C = std::move(t);
     return;
   }
-  if (C.rows() != m || C.cols() != n) {
-    throw DimensionMismatch("mxm: C is " + std::to_string(C.rows()) + " x " +
-                            std::to_string(C.cols()) + " but the product is " + std::to_string(m) +
-                            " x " + std::to_string(n) +
-                            " (an accumulator needs C already of that shape)");
-  }
+  // A new shape, CUDA (here only for degenerate shapes or a plan forced to the host, whose second
+  // step uploads) or an accumulator: both steps write a replacement, moved in (or accumulated)
+  // once complete, so a failure in either leaves C as it was.
   DenseMatrix<T> t;
   mxm(t, Accum::none(), s, A, B, desc);
-  finish(t);
-  apply(C, accum, Unary<T>{}, t, desc);
+  finish_mxm_epilogue(C, accum, t, epilogue, desc);
 }
 
-#define SPINDLE_INSTANTIATE_MXM_EPILOGUE_(S, I, V)                                                 \
-  template void mxm<S, I, V>(DenseMatrix<S::value_type>&, Accum, S, const Graph<I, V>&,            \
-                             const DenseMatrix<S::value_type>&, const MxmEpilogue<S::value_type>&, \
-                             const Descriptor&);
+template void finish_mxm_epilogue<float>(DenseMatrix<float>&, Accum, DenseMatrix<float>&,
+                                         const MxmEpilogue<float>&, const Descriptor&);
+template void finish_mxm_epilogue<double>(DenseMatrix<double>&, Accum, DenseMatrix<double>&,
+                                          const MxmEpilogue<double>&, const Descriptor&);
+
+#define SPINDLE_INSTANTIATE_MXM_EPILOGUE_(S, I, V)                                               \
+  template void mxm_epilogue_builtin<S, I, V>(                                                   \
+      DenseMatrix<S::value_type>&, Accum, const Graph<I, V>&, const DenseMatrix<S::value_type>&, \
+      const MxmEpilogue<S::value_type>&, const Descriptor&);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXM_EPILOGUE_)
 
+}  // namespace detail
 }  // namespace spindle

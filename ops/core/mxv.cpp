@@ -2,12 +2,14 @@
 // Public mxv / vxm: validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
 #include "spindle/ops/mxv.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/tuned.hpp"
 #include "ops/core/vxm_push.hpp"
 #include "spindle/detail/transpose_builder.hpp"
 #include "spindle/executor.hpp"
@@ -32,6 +34,7 @@ detail::MxvInfo mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_fu
   info.replace = desc.replace;
   info.input_full = input_full;
   info.transpose_a = desc.transpose_a;
+  info.precompiled = detail::cuda_precompiled(op, S::kind);
   return info;
 }
 
@@ -42,25 +45,43 @@ detail::TransposeBuilder* transpose_builder(Device device) {
   return device == Device::Cuda ? detail::cuda_transpose_builder() : nullptr;
 }
 
-// Statistics of the graph whose rows produce the output (what a pull kernel iterates).
+// The graph whose rows produce the output (what a pull kernel iterates).
+template <class I, class V>
+const Graph<I, V>& output_rows(const Graph<I, V>& A, bool transpose_a, bool vxm) {
+  return transpose_a != vxm ? A.transpose() : A;
+}
 template <class I, class V>
 const GraphStats& output_row_stats(const Graph<I, V>& A, bool transpose_a, bool vxm) {
-  return transpose_a != vxm ? A.transpose().stats() : A.stats();
+  return output_rows(A, transpose_a, vxm).stats();
+}
+
+// A winner of tuning mode for a plain call on CUDA over the rows of M (the planner runs it in
+// place of its rules' pick; spindle/cuda/tune.hpp).
+template <class S, class I, class V>
+std::optional<Plan> tuned_for(Device device, const Graph<I, V>& M, const Mask& mask, Accum accum,
+                              bool input_full) {
+  if (device != Device::Cuda || !mask.empty() || accum.enabled || !input_full) return std::nullopt;
+  return detail::tuned_mxv_plan(M, S::kind, value_kind_of<typename S::value_type>());
 }
 
 }  // namespace
 
+namespace detail {
+
 template <class S, class I, class V>
-void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
-         const Graph<I, V>& A, const Vector<typename S::value_type>& u, const Descriptor& desc) {
+void mxv_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accum,
+                 const Graph<I, V>& A, const Vector<typename S::value_type>& u,
+                 const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   const detail::ScopedTransposeBuilder transpose_on(transpose_builder(device));
   detail::OutputStage<Vector<typename S::value_type>> out(w);
   if (!detail::mxv_prologue("mxv", out, mask, accum, A, u, desc, false, device != Device::Cuda))
     return;
-  const Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, false),
-                                     mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
-                                     device, device_caps(), desc);
+  const Graph<I, V>& M = output_rows(A, desc.transpose_a, false);
+  const std::optional<Plan> tuned = tuned_for<S>(device, M, mask, accum, u.is_full());
+  const Plan plan =
+      detail::plan_mxv(M.stats(), mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
+                       device, device_caps(), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::mxv<S>(plan, out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
@@ -71,8 +92,9 @@ void mxv(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
 }
 
 template <class S, class I, class V>
-void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s*/,
-         const Vector<typename S::value_type>& u, const Graph<I, V>& A, const Descriptor& desc) {
+void vxm_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accum,
+                 const Vector<typename S::value_type>& u, const Graph<I, V>& A,
+                 const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   const detail::ScopedTransposeBuilder transpose_on(transpose_builder(device));
   detail::OutputStage<Vector<typename S::value_type>> out(w);
@@ -98,8 +120,10 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
     }
     push_note = std::move(d.note);
   }
-  Plan plan = detail::plan_mxv(output_row_stats(A, desc.transpose_a, true), info, device,
-                               device_caps(), desc);
+  const Graph<I, V>& M = output_rows(A, desc.transpose_a, true);
+  const std::optional<Plan> tuned = tuned_for<S>(device, M, mask, accum, u.is_full());
+  Plan plan =
+      detail::plan_mxv(M.stats(), info, device, device_caps(), desc, tuned ? &*tuned : nullptr);
   if (!push_note.empty()) plan.reason += " (" + push_note + ")";
   log_plan(plan);
   if (plan.device == Device::Cuda) {
@@ -113,52 +137,42 @@ void vxm(Vector<typename S::value_type>& w, const Mask& mask, Accum accum, S /*s
 namespace {
 
 // The plan an mxv (vxm: op Vxm) over A would get on `device` with `caps`, u taken to be full.
+// `current`: planned for this process's device, where tuned winners apply.
 template <class S, class I, class V>
 Plan plan_call(OpKind op, const Graph<I, V>& A, const Mask& mask, Accum accum,
-               const Descriptor& desc, Device device, const DeviceCaps& caps) {
-  return detail::plan_mxv(output_row_stats(A, desc.transpose_a, op == OpKind::Vxm),
-                          mxv_info<S, I, V>(op, mask, accum, true, desc), device, caps, desc);
+               const Descriptor& desc, Device device, const DeviceCaps& caps, bool current) {
+  const Graph<I, V>& M = output_rows(A, desc.transpose_a, op == OpKind::Vxm);
+  const std::optional<Plan> tuned =
+      current ? tuned_for<S>(device, M, mask, accum, true) : std::nullopt;
+  return detail::plan_mxv(M.stats(), mxv_info<S, I, V>(op, mask, accum, true, desc), device, caps,
+                          desc, tuned ? &*tuned : nullptr);
 }
 
 }  // namespace
 
 template <class S, class I, class V>
-Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
-  return plan_call<S>(OpKind::Mxv, A, mask, accum, desc, resolve_device(desc.device),
-                      device_caps());
+Plan plan_for_mxv_builtin(OpKind op, const Graph<I, V>& A, const Mask& mask, Accum accum,
+                          const Descriptor& desc, const DeviceCaps* target) {
+  if (target == nullptr) {
+    return plan_call<S>(op, A, mask, accum, desc, resolve_device(desc.device), device_caps(), true);
+  }
+  return plan_call<S>(
+      op, A, mask, accum, desc,
+      detail::resolve_target_device(op == OpKind::Vxm ? "plan_for_vxm" : "plan_for_mxv",
+                                    desc.device, *target),
+      *target, false);
 }
 
-template <class S, class I, class V>
-Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc) {
-  return plan_call<S>(OpKind::Vxm, A, mask, accum, desc, resolve_device(desc.device),
-                      device_caps());
-}
-
-template <class S, class I, class V>
-Plan plan_for_mxv(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
-                  const DeviceCaps& target) {
-  return plan_call<S>(OpKind::Mxv, A, mask, accum, desc,
-                      detail::resolve_target_device("plan_for_mxv", desc.device, target), target);
-}
-
-template <class S, class I, class V>
-Plan plan_for_vxm(const Graph<I, V>& A, const Mask& mask, Accum accum, const Descriptor& desc,
-                  const DeviceCaps& target) {
-  return plan_call<S>(OpKind::Vxm, A, mask, accum, desc,
-                      detail::resolve_target_device("plan_for_vxm", desc.device, target), target);
-}
-
-#define SPINDLE_INSTANTIATE_MXV_(S, I, V)                                                          \
-  template void mxv<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S, const Graph<I, V>&,    \
-                             const Vector<S::value_type>&, const Descriptor&);                     \
-  template void vxm<S, I, V>(Vector<S::value_type>&, const Mask&, Accum, S,                        \
-                             const Vector<S::value_type>&, const Graph<I, V>&, const Descriptor&); \
-  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);  \
-  template Plan plan_for_vxm<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&);  \
-  template Plan plan_for_mxv<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&,   \
-                                      const DeviceCaps&);                                          \
-  template Plan plan_for_vxm<S, I, V>(const Graph<I, V>&, const Mask&, Accum, const Descriptor&,   \
-                                      const DeviceCaps&);
+#define SPINDLE_INSTANTIATE_MXV_(S, I, V)                                                     \
+  template void mxv_builtin<S, I, V>(Vector<S::value_type>&, const Mask&, Accum,              \
+                                     const Graph<I, V>&, const Vector<S::value_type>&,        \
+                                     const Descriptor&);                                      \
+  template void vxm_builtin<S, I, V>(Vector<S::value_type>&, const Mask&, Accum,              \
+                                     const Vector<S::value_type>&, const Graph<I, V>&,        \
+                                     const Descriptor&);                                      \
+  template Plan plan_for_mxv_builtin<S, I, V>(OpKind, const Graph<I, V>&, const Mask&, Accum, \
+                                              const Descriptor&, const DeviceCaps*);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_MXV_)
 
+}  // namespace detail
 }  // namespace spindle

@@ -39,8 +39,8 @@ Plan cpu_plan(OpKind op, const std::string& reason) {
 }  // namespace
 
 Plan plan_mxv(const GraphStats& stats, const MxvInfo& info, Device device, const DeviceCaps& caps,
-              const Descriptor& desc) {
-  if (device == Device::Cuda) return plan_mxv_cuda(stats, info, caps, desc);
+              const Descriptor& desc, const Plan* tuned) {
+  if (device == Device::Cuda) return plan_mxv_cuda(stats, info, caps, desc, tuned);
   Plan p = cpu_plan(info.op,
                     cpu_reason(stats, 1,
                                info.op == OpKind::Vxm ? "vxm as a pull over the cached transpose"
@@ -72,8 +72,8 @@ Device resolve_target_device(const char* what, Device requested, const DeviceCap
 }
 
 Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const DeviceCaps& caps,
-              const Descriptor& desc) {
-  if (device == Device::Cuda) return plan_mxm_cuda(stats, info, caps, desc);
+              const Descriptor& desc, const Plan* tuned_mxm, const Plan* tuned_mxv) {
+  if (device == Device::Cuda) return plan_mxm_cuda(stats, info, caps, desc, tuned_mxm, tuned_mxv);
   Plan p = cpu_plan(OpKind::Mxm, cpu_reason(stats, info.n, "rows of C, vectorized over N"));
   p.mxm = MxmKernel::CpuRowBalanced;
   if (desc.mxm_kernel == MxmKernel::Auto) return p;
@@ -84,8 +84,8 @@ Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const
 }
 
 Plan plan_sddmm(const GraphStats& stats, const SddmmInfo& info, Device device,
-                const DeviceCaps& caps, const Descriptor& desc) {
-  if (device == Device::Cuda) return plan_sddmm_cuda(stats, info, caps, desc);
+                const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned) {
+  if (device == Device::Cuda) return plan_sddmm_cuda(stats, info, caps, desc, tuned);
   Plan p = cpu_plan(OpKind::Sddmm, cpu_reason(stats, info.k, "dot products per stored entry"));
   p.sddmm = SddmmKernel::CpuRowBalanced;
   if (desc.sddmm_kernel == SddmmKernel::Auto) return p;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "spindle/descriptor.hpp"
+#include "spindle/detail/cuda_semirings.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/mask.hpp"
@@ -36,6 +37,9 @@ struct MxvInfo {
   bool replace = false;
   bool input_full = true;  ///< u has no absent entries
   bool transpose_a = false;
+  /// The semiring has specialized CUDA kernels in this build (cuda_precompiled); otherwise only
+  /// the generic kernels run it on CUDA.
+  bool precompiled = true;
 };
 
 /// An mxv / vxm call without mask or accumulator over a full u (the N = 1 SpMM, `info
@@ -48,6 +52,7 @@ inline MxvInfo plain_mxv_info(SemiringKind s, ValueKind value, ValueKind matrix_
   info.value = value;
   info.matrix_value = matrix_value;
   info.index = index;
+  info.precompiled = cuda_precompiled(op, s);
   return info;
 }
 
@@ -59,8 +64,11 @@ struct MxmInfo {
   IndexKind index = IndexKind::Int32;
   std::int64_t n = 0;  ///< dense width N
   bool accum = false;
+  /// A fused bias or activation (mxm with an MxmEpilogue): the N = 1 SpMV cannot run it.
+  bool epilogue = false;
   bool transpose_a = false;
   bool transpose_b = false;
+  bool precompiled = true;  ///< as MxvInfo::precompiled
 };
 
 /// The MxmInfo of an mxm through semiring S on a Graph<I, V> at dense width n: the one place that
@@ -76,6 +84,7 @@ MxmInfo mxm_info(std::int64_t n, bool accum, const Descriptor& desc) {
   info.accum = accum;
   info.transpose_a = desc.transpose_a;
   info.transpose_b = desc.transpose_b;
+  info.precompiled = cuda_precompiled(OpKind::Mxm, S::kind);
   return info;
 }
 
@@ -88,6 +97,7 @@ struct SddmmInfo {
   std::int64_t k = 0;  ///< inner dimension K
   bool accum = false;
   bool transpose_b = false;
+  bool precompiled = true;  ///< as MxvInfo::precompiled
 };
 
 /// Plans an mxv / vxm. `stats` are those of the graph whose rows produce the output entries
@@ -95,13 +105,14 @@ struct SddmmInfo {
 /// (Cpu or Cuda). A kernel forced in desc.mxv_kernel is used when the device can run it;
 /// otherwise the planner's choice is returned with a reason saying the force fell back.
 Plan plan_mxv(const GraphStats& stats, const MxvInfo& info, Device device, const DeviceCaps& caps,
-              const Descriptor& desc);
+              const Descriptor& desc, const Plan* tuned = nullptr);
 /// Plans an mxm (stats of A, or A^T with transpose_a); forcing through desc.mxm_kernel.
 Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const DeviceCaps& caps,
-              const Descriptor& desc);
+              const Descriptor& desc, const Plan* tuned_mxm = nullptr,
+              const Plan* tuned_mxv = nullptr);
 /// Plans an sddmm (stats of S); forcing through desc.sddmm_kernel.
 Plan plan_sddmm(const GraphStats& stats, const SddmmInfo& info, Device device,
-                const DeviceCaps& caps, const Descriptor& desc);
+                const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned = nullptr);
 
 /// The device a what-if plan (plan_for_* with a target) is made for: Cpu stays Cpu, Auto is
 /// Cuda when `target` describes a CUDA device (target.available) and Cpu otherwise, Cuda needs
@@ -109,13 +120,45 @@ Plan plan_sddmm(const GraphStats& stats, const SddmmInfo& info, Device device,
 /// @throws InvalidArgument for Cuda with a target that has no CUDA device.
 Device resolve_target_device(const char* what, Device requested, const DeviceCaps& target);
 
-/// The CUDA rules (planner_cuda.cpp), including the handling of forced kernels on CUDA.
+/// The CUDA rules (planner_cuda.cpp), including the handling of forced kernels on CUDA and of a
+/// winner of tuning mode cached for the graph (`tuned`, plain calls only). Every plan returned is
+/// complete (finalize_mxv_cuda): the backend runs it as it is.
 Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps,
-                   const Descriptor& desc);
+                   const Descriptor& desc, const Plan* tuned = nullptr);
+/// Completes plan `p` of a CUDA pull kernel (p.mxv with whatever launch parameters it carries)
+/// for these statistics, call and device: defaults for parameters left at 0, the kernel's form
+/// (row_block's warp or block form and its loads, sliced_coo's slot), and every other choice the
+/// backend would otherwise make. Returns why the kernel cannot run this call ("" when it can;
+/// then `p` may be half-changed).
+std::string finalize_mxv_cuda(Plan& p, const GraphStats& stats, const MxvInfo& info,
+                              const DeviceCaps& caps);
+/// The plan that runs, from the rules' complete pick: the descriptor's forced kernel where it
+/// can run (else the pick, its reason saying why not), or a tuned winner for plain calls.
+Plan settle_mxv_plan(const Plan& rules, const GraphStats& stats, const MxvInfo& info,
+                     const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned);
+/// mxm: `tuned_mxm` is a tuned SpMM winner for this graph and width, `tuned_mxv` a tuned mxv
+/// winner for the graph (the N = 1 SpMV).
 Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
-                   const Descriptor& desc);
+                   const Descriptor& desc, const Plan* tuned_mxm = nullptr,
+                   const Plan* tuned_mxv = nullptr);
+/// Completes an SpMM plan as finalize_mxv_cuda does an mxv one (vector width, nnz_balanced_seq's
+/// form and chunk, defaults; spmv: the mxv kernel and its parameters).
+std::string finalize_mxm_cuda(Plan& p, const GraphStats& stats, const MxmInfo& info,
+                              const DeviceCaps& caps, const Plan* tuned_mxv = nullptr);
+Plan settle_mxm_plan(const Plan& rules, const GraphStats& stats, const MxmInfo& info,
+                     const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned_mxm,
+                     const Plan* tuned_mxv);
 Plan plan_sddmm_cuda(const GraphStats& stats, const SddmmInfo& info, const DeviceCaps& caps,
-                     const Descriptor& desc);
+                     const Descriptor& desc, const Plan* tuned = nullptr);
+std::string finalize_sddmm_cuda(Plan& p, const GraphStats& stats, const SddmmInfo& info);
+
+/// The generic kernels' plans (planner_generic.cpp), used when the semiring has no specialized
+/// kernels in this build or the descriptor forces `generic`; `why` opens the reason
+/// (generic_why).
+std::string generic_why(OpKind op, SemiringKind kind, ValueKind value, bool forced);
+Plan plan_generic_mxv(const GraphStats& stats, const MxvInfo& info, const std::string& why);
+Plan plan_generic_mxm(const GraphStats& stats, const MxmInfo& info, const std::string& why);
+Plan plan_generic_sddmm(const GraphStats& stats, const SddmmInfo& info, const std::string& why);
 
 /// Applies a forced kernel to the planner's choice `chosen`: with an empty `why_not` the result
 /// runs `forced` (plan.forced = true; launch parameters kept only when the kernel is the same);

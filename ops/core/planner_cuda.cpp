@@ -17,7 +17,10 @@
 #include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/core/vxm_push.hpp"
+#include "ops/cuda/mxv/partition.hpp"
+#include "ops/cuda/mxv/row_block_warp_tasks.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
+#include "spindle/error.hpp"
 
 namespace spindle::detail {
 namespace {
@@ -133,6 +136,24 @@ constexpr int kDefaultBlockThreads = 256;
 // LaunchParams::tile value that relabels columns for the mxv kernels (ops/cuda/mxv/mxv_entry.cuh).
 constexpr int kRelabelColumns = 1;
 
+// Launch defaults of a plan whose parameters are left at 0 (forced kernels, tuning candidates):
+// subwarp lanes, nnz_split's entries per warp, merge_path's items per thread (16 at most: its
+// shared memory), row_block's entries per block (256 threads).
+constexpr int kDefaultLanes = 8;
+constexpr std::int64_t kDefaultChunk = 1024;
+constexpr int kDefaultMergeItems = 8;
+constexpr int kMaxMergeItems = 16;
+constexpr std::int64_t kDefaultRowBlockEntries = 1024;
+// row_block's loads by the graph's size (KernelForm): RowBlockSmall below kSmallNnz (one launch,
+// short rows by a segmented scan; plain calls only, the general path takes RowBlockL2),
+// RowBlockL2 while the index and value streams take at most kRowBlockL2ResidentShare of L2,
+// RowBlockStreaming (evict-first streams) above. The share is set between R-MAT 18 (31.5 MB on a
+// 60 MB L2: plain loads 30.7 us, streaming 30.3-33.6) and R-MAT 19 (64 MB: plain loads 13%
+// slower), H200.
+constexpr double kRowBlockL2ResidentShare = 0.6;
+// sliced_coo's layout keeps row ids in 29 bits (partition.hpp, kSlicedEnd).
+constexpr std::int64_t kSlicedMaxRows = cuda::kSlicedEnd;
+
 std::string fmt(double v) { return format_g3(v); }
 
 Plan base(OpKind op) {
@@ -154,9 +175,22 @@ int lanes_for(const GraphStats& s) {
 }
 
 std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
+  if (!info.precompiled && k != MxvKernel::Generic && k != MxvKernel::CpuRowBalanced) {
+    return std::string(to_string(info.semiring)) +
+           " has no specialized kernels in this build (only generic)";
+  }
+  const bool plain = !info.masked && !info.accum && info.input_full;
   switch (k) {
     case MxvKernel::CpuRowBalanced:
       return "cpu_row_balanced is a CPU kernel";
+    case MxvKernel::RowPerThread:
+    case MxvKernel::NnzSplitSegmented:
+    case MxvKernel::MergePath:
+      if (!plain) {
+        return std::string(to_string(k)) +
+               " runs plain calls only (no mask, accumulator or absent input entries)";
+      }
+      return "";
     case MxvKernel::SellP:
       return "sell_p is not implemented";
     case MxvKernel::PushScatter:
@@ -178,10 +212,134 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
   }
 }
 
+bool reads_no_values(const MxvInfo& info) {
+  return info.matrix_value == ValueKind::Pattern || info.semiring == SemiringKind::AnyPair ||
+         info.semiring == SemiringKind::PlusPair;
+}
+
+int power_of_two_lanes(int lanes) {
+  int l = 2;
+  while (l < 32 && l < lanes) l *= 2;
+  return l;
+}
+
 }  // namespace
 
+std::string finalize_mxv_cuda(Plan& p, const GraphStats& stats, const MxvInfo& info,
+                              const DeviceCaps& caps) {
+  if (std::string why = cuda_mxv_cannot(p.mxv, info); !why.empty()) return why;
+  const bool plain = !info.masked && !info.accum && info.input_full;
+  LaunchParams& q = p.params;
+  q.form = KernelForm::Default;
+  q.vec = 0;
+  switch (p.mxv) {
+    case MxvKernel::RowPerThread:
+      if (q.block_threads <= 0 || q.block_threads > 256) q.block_threads = 256;
+      break;
+    case MxvKernel::SubwarpPerRow:
+      q.lanes_per_row = q.lanes_per_row > 0 ? power_of_two_lanes(q.lanes_per_row) : kDefaultLanes;
+      if (q.block_threads < 32 || q.block_threads > 256) q.block_threads = 256;
+      break;
+    case MxvKernel::NnzSplitSegmented:
+      if (stats.nnz == 0) return "nnz_split_segmented has no stored entries to split";
+      q.items_per_worker =
+          ((q.items_per_worker > 0 ? q.items_per_worker : kDefaultChunk) + 31) / 32 * 32;
+      q.block_threads = 128;
+      break;
+    case MxvKernel::MergePath:
+      q.items_per_worker = std::min<std::int64_t>(
+          q.items_per_worker > 0 ? q.items_per_worker : kDefaultMergeItems, kMaxMergeItems);
+      q.block_threads = 0;
+      break;
+    case MxvKernel::RowBlock: {
+      std::int64_t entries = q.items_per_worker > 0 ? q.items_per_worker : kDefaultRowBlockEntries;
+      const bool four_bytes = info.value == ValueKind::Float && info.index == IndexKind::Int32;
+      const std::int64_t staging = four_bytes ? cuda::row_block_warp_runs_smem<float>(0)
+                                   : info.value == ValueKind::Double
+                                       ? cuda::row_block_warp_smem<double, false>(0)
+                                       : cuda::row_block_warp_smem<float, false>(0);
+      if (entries <= cuda::kRowBlockWarpEntries && plain && staging <= caps.smem_per_block_optin) {
+        q.form = KernelForm::RowBlockWarp;
+        q.items_per_worker = cuda::kRowBlockWarpEntries;
+        q.block_threads = cuda::kRowBlockWarpWarps * 32;
+        break;
+      }
+      // The block form: 512 entries (128 threads) or 1024 (256 threads).
+      entries = entries <= 512 ? 512 : 1024;
+      q.items_per_worker = entries;
+      q.block_threads = static_cast<int>(entries / 4);
+      const double stream_bytes = static_cast<double>(stats.nnz) *
+                                  static_cast<double>((info.index == IndexKind::Int64 ? 8 : 4) +
+                                                      (reads_no_values(info)             ? 0
+                                                       : info.value == ValueKind::Double ? 8
+                                                                                         : 4));
+      if (stats.nnz < kSmallNnz) {
+        q.form = plain ? KernelForm::RowBlockSmall : KernelForm::RowBlockL2;
+      } else {
+        q.form = stream_bytes <= kRowBlockL2ResidentShare * static_cast<double>(caps.l2_bytes)
+                     ? KernelForm::RowBlockL2
+                     : KernelForm::RowBlockStreaming;
+      }
+      break;
+    }
+    case MxvKernel::SlicedCoo: {
+      std::int64_t slot = cuda::sliced_slot_for(stats.max_row);
+      if (slot == 0) {
+        return "sliced_coo: a row of " + std::to_string(stats.max_row) +
+               " entries is longer than its largest slot of " +
+               std::to_string(cuda::kSlicedLargeBlockSlot);
+      }
+      if (stats.rows >= kSlicedMaxRows) {
+        return "sliced_coo: " + std::to_string(stats.rows) +
+               " rows do not fit its layout's 29-bit row ids";
+      }
+      if (q.items_per_worker > 0) {
+        slot = std::max(
+            slot, cuda::sliced_slot_for(std::min(q.items_per_worker, cuda::kSlicedLargeBlockSlot)));
+      }
+      q.items_per_worker = slot;
+      q.block_threads = cuda::sliced_block_threads(slot);
+      q.tile = 0;  // its layout is a copy of the entries: nothing to relabel
+      break;
+    }
+    case MxvKernel::Cusparse:
+      q.block_threads = 0;
+      q.lanes_per_row = 0;
+      q.items_per_worker = 0;
+      break;
+    case MxvKernel::PushScatter:
+      // cuda_mxv_cannot checked vxm over A with a push monoid: vxm pushes (ops/core/mxv.cpp)
+      // before any pull is planned.
+      q = LaunchParams{};
+      q.block_threads = 256;
+      break;
+    case MxvKernel::Generic: {
+      const Plan g = plan_generic_mxv(stats, info, "");
+      if (q.lanes_per_row <= 0) q.lanes_per_row = g.params.lanes_per_row;
+      q.lanes_per_row = power_of_two_lanes(q.lanes_per_row);
+      if (q.items_per_worker <= 0) q.items_per_worker = g.params.items_per_worker;
+      q.block_threads = 256;
+      q.tile = 0;
+      break;
+    }
+    default:
+      return std::string(to_string(p.mxv)) + " is not a CUDA pull kernel";
+  }
+  return "";
+}
+
 Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps,
-                   const Descriptor& desc) {
+                   const Descriptor& desc, const Plan* tuned) {
+  if (desc.mxv_kernel == MxvKernel::Generic) {
+    Plan g = plan_generic_mxv(stats, info, generic_why(info.op, info.semiring, info.value, true));
+    g.forced = true;
+    return g;
+  }
+  if (!info.precompiled) {
+    return settle_mxv_plan(
+        plan_generic_mxv(stats, info, generic_why(info.op, info.semiring, info.value, false)),
+        stats, info, caps, desc, nullptr);
+  }
   Plan p = base(info.op);
   const double imbalance = stats.imbalance();
   const std::string shape = "avg row " + fmt(stats.avg_row) + ", stdv/avg " + fmt(imbalance) +
@@ -217,7 +375,7 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.mxv = MxvKernel::SubwarpPerRow;
     p.params.lanes_per_row = lanes_for(stats);
     p.reason = "masked: a row kernel skips unselected rows; " + shape;
-  } else if (imbalance <= kBalancedImbalance && stats.max_row <= kLongRow &&
+  } else if (plain && imbalance <= kBalancedImbalance && stats.max_row <= kLongRow &&
              stats.avg_row < kRowPerThreadMaxAvg) {
     p.mxv = MxvKernel::RowPerThread;
     p.reason = "even, very short rows (avg < " + fmt(kRowPerThreadMaxAvg) +
@@ -235,7 +393,7 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.params.lanes_per_row = lanes_for(stats);
     p.reason = "even rows (stdv/avg <= " + fmt(kBalancedImbalance) +
                "): " + std::to_string(p.params.lanes_per_row) + " lanes per row; " + shape;
-  } else if (stats.avg_row < kMergeMaxAvgRow) {
+  } else if (plain && stats.avg_row < kMergeMaxAvgRow) {
     p.mxv = MxvKernel::MergePath;
     p.params.items_per_worker = kMergeItems;
     p.reason = "skewed, short rows: merge path balances rows + entries; " + shape;
@@ -248,7 +406,6 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
                std::to_string(p.params.items_per_worker) +
                " entries staged in shared memory, long rows split; " + shape;
   }
-  (void)caps;
   // Relabelled columns on the general path too (masks, accumulators, an input with absent
   // entries: the entry gathers u's presence into the new order beside its values; masks and the
   // output keep the rows' order). Measured outside `spindle bench`, H200, R-MAT scale 22,
@@ -284,8 +441,43 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     }
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;
-  if (desc.mxv_kernel == MxvKernel::Auto) return p;
-  return apply_forced(p, &Plan::mxv, desc.mxv_kernel, cuda_mxv_cannot(desc.mxv_kernel, info));
+  if (const std::string why = finalize_mxv_cuda(p, stats, info, caps); !why.empty()) {
+    throw InvalidArgument("mxv planner: its own pick cannot run (" + why + ")");
+  }
+  return settle_mxv_plan(p, stats, info, caps, desc, tuned);
+}
+
+Plan settle_mxv_plan(const Plan& rules, const GraphStats& stats, const MxvInfo& info,
+                     const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned) {
+  if (desc.mxv_kernel != MxvKernel::Auto) {
+    Plan f = rules;
+    if (f.mxv != desc.mxv_kernel) f.params = LaunchParams{};
+    f.mxv = desc.mxv_kernel;
+    const std::string why = finalize_mxv_cuda(f, stats, info, caps);
+    if (why.empty()) {
+      f.forced = true;
+      f.tuned = false;
+      f.reason = "forced by the descriptor";
+      return f;
+    }
+    return apply_forced(rules, &Plan::mxv, desc.mxv_kernel, why);
+  }
+  const bool plain = !info.masked && !info.accum && info.input_full;
+  if (tuned != nullptr && plain && info.precompiled) {
+    // A winner of tuning mode (spindle/cuda/tune.hpp) for this graph, semiring and value type.
+    Plan t = *tuned;
+    t.op = info.op;
+    t.device = Device::Cuda;
+    t.mxm = MxmKernel::Auto;
+    t.sddmm = SddmmKernel::Auto;
+    if (const std::string why = finalize_mxv_cuda(t, stats, info, caps); why.empty()) {
+      t.tuned = true;
+      t.forced = false;
+      if (t.reason.empty()) t.reason = "tuned on this graph";
+      return t;
+    }
+  }
+  return rules;
 }
 
 // plan_mxm_cuda and plan_sddmm_cuda: planner_cuda_mxm.cpp (owned by the SpMM/SDDMM backend).

@@ -10,6 +10,7 @@
 #include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/core/spmm_limits.hpp"
+#include "spindle/error.hpp"
 
 namespace spindle::detail {
 namespace {
@@ -140,8 +141,14 @@ Plan base(OpKind op) {
   return p;
 }
 
+std::int64_t value_bytes(ValueKind v) { return v == ValueKind::Double ? 8 : 4; }
+
 std::string cuda_mxm_cannot(MxmKernel k, const MxmInfo& info) {
   if (k == MxmKernel::CpuRowBalanced) return "cpu_row_balanced is a CPU kernel";
+  if (!info.precompiled && k != MxmKernel::Generic) {
+    return std::string(to_string(info.semiring)) +
+           " has no specialized kernels in this build (only generic)";
+  }
   if (k == MxmKernel::Cusparse && info.semiring != SemiringKind::PlusTimes) {
     return "cuSPARSE computes plus_times only";
   }
@@ -149,18 +156,22 @@ std::string cuda_mxm_cannot(MxmKernel k, const MxmInfo& info) {
     return "spmv computes N = 1 only, this call has N = " + std::to_string(info.n);
   }
   if (k == MxmKernel::Spmv && info.accum) return "spmv runs without an accumulator";
+  if (k == MxmKernel::Spmv && info.epilogue) return "spmv runs without a bias or activation";
   return "";
 }
 
 std::string cuda_sddmm_cannot(SddmmKernel k, const SddmmInfo& info) {
   if (k == SddmmKernel::CpuRowBalanced) return "cpu_row_balanced is a CPU kernel";
+  if (!info.precompiled && k != SddmmKernel::Generic) {
+    return std::string(to_string(info.semiring)) +
+           " has no specialized kernels in this build (only generic)";
+  }
+  if (k == SddmmKernel::AsptTiled) return "aspt_tiled is not implemented for sddmm";
   if (k == SddmmKernel::Cusparse && info.semiring != SemiringKind::PlusTimes) {
     return "cuSPARSE computes plus_times only";
   }
   return "";
 }
-
-std::int64_t value_bytes(ValueKind v) { return v == ValueKind::Double ? 8 : 4; }
 
 /// Lanes per row of parallel_reduce_vec: the average row rounded up to a power of two, 4..32
 /// (short rows would leave most of a warp idle: Adaptive Workload-Balancing and
@@ -171,10 +182,10 @@ int reduce_lanes(double avg_row) {
   return lanes;
 }
 
-}  // namespace
-
-Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
-                   const Descriptor& desc) {
+// The rules' pick for a call with specialized kernels (parameters may be left at 0: finalized
+// after).
+Plan mxm_rules(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
+               const Plan* tuned_mxv) {
   Plan p = base(OpKind::Mxm);
   const double vb = static_cast<double>(value_bytes(info.value));
   const std::int64_t n = info.n;
@@ -189,13 +200,14 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
   const double row_us = static_cast<double>(stats.max_row) / in_flight * kGatherLatencyUs;
   const bool row_dominates = row_us > kSerialShare * total_us && row_us > kMinSerialUs;
 
-  if (n == kSpmvN && !info.accum && desc.mxm_kernel == MxmKernel::Auto) {
+  if (n == kSpmvN && !info.accum && !info.epilogue) {
     const Plan mv = plan_mxv_cuda(
         stats, plain_mxv_info(info.semiring, info.value, info.matrix_value, info.index), caps,
-        Descriptor{});
+        Descriptor{}, tuned_mxv);
     p.mxm = MxmKernel::Spmv;
     p.mxv = mv.mxv;
     p.params = mv.params;
+    p.tuned = mv.tuned;
     p.reason = "N = 1: an SpMV with mxv's rules: " + mv.reason;
     return p;
   }
@@ -225,8 +237,7 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
                (passes ? ", passes of " + std::to_string(kSpmmSeqEntrySetTile) +
                              " columns (avg row " + fmt(stats.avg_row) + ")"
                        : "");
-    if (desc.mxm_kernel == MxmKernel::Auto) return p;
-    return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
+    return p;
   }
   const bool row_block = stats.avg_row < kLongAverageRow &&
                          (n <= kRowBlockMaxN || small_graph ||
@@ -260,24 +271,227 @@ Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCap
     p.reason = "dgSPARSE Insight 1: N = " + std::to_string(n) +
                ", sequential row caching, rows balanced (stdv/avg " + fmt(stats.imbalance()) + ")";
   }
-  if (desc.mxm_kernel == MxmKernel::Auto) return p;
-  return apply_forced(p, &Plan::mxm, desc.mxm_kernel, cuda_mxm_cannot(desc.mxm_kernel, info));
+  return p;
 }
 
-Plan plan_sddmm_cuda(const GraphStats& /*stats*/, const SddmmInfo& info, const DeviceCaps& /*caps*/,
-                     const Descriptor& desc) {
-  Plan p = base(OpKind::Sddmm);
-  if (info.k <= kIirMaxK || info.k > kVctMaxK) {
-    p.sddmm = SddmmKernel::Iir;
-    p.reason = "PRedS + measured: K = " + std::to_string(info.k) + ", interleaved reduction";
-  } else {
-    p.sddmm = SddmmKernel::Vct;
-    p.reason =
-        "measured: K = " + std::to_string(info.k) + ", one K chunk per lane, 1-D tiles of 16";
+}  // namespace
+
+std::string finalize_mxm_cuda(Plan& p, const GraphStats& stats, const MxmInfo& info,
+                              const DeviceCaps& caps, const Plan* tuned_mxv) {
+  if (std::string why = cuda_mxm_cannot(p.mxm, info); !why.empty()) return why;
+  LaunchParams& q = p.params;
+  const std::int64_t vb = value_bytes(info.value);
+  const int wide = static_cast<int>(16 / vb);
+  const int vec = spmm_vec_for(info.n, vb);
+  // The sequential kernels exist for the widest vector and for single elements.
+  const int seq_vec = vec == wide ? wide : 1;
+  if (p.mxm != MxmKernel::Spmv) {
+    p.mxv = MxvKernel::Auto;
+    q.form = KernelForm::Default;
   }
-  if (desc.sddmm_kernel == SddmmKernel::Auto) return p;
-  return apply_forced(p, &Plan::sddmm, desc.sddmm_kernel,
-                      cuda_sddmm_cannot(desc.sddmm_kernel, info));
+  switch (p.mxm) {
+    case MxmKernel::ParallelReduceVec:
+      q.lanes_per_row =
+          q.lanes_per_row > 0 ? spmm_group_lanes(q.lanes_per_row, 1) : reduce_lanes(stats.avg_row);
+      q.block_threads = 256;
+      q.vec = 0;
+      break;
+    case MxmKernel::RowCacheSeq:
+      q.vec = seq_vec;
+      if (q.lanes_per_row > 0) q.lanes_per_row = spmm_group_lanes(q.lanes_per_row, 1);
+      q.block_threads = 256;
+      break;
+    case MxmKernel::NnzBalancedSeq: {
+      q.vec = seq_vec;
+      const KernelForm asked = p.params.form;
+      const int lanes = spmm_group_lanes(info.n, seq_vec, q.tile);
+      // The group form is compiled for 8- and 16-byte fragments at the widths that take them
+      // (spmm_group_form_fits); elsewhere the warp form runs.
+      const bool group =
+          stats.nnz > 0 && spmm_group_form_fits(info.n, vb) &&
+          (asked == KernelForm::BalancedGroup ||
+           (asked != KernelForm::BalancedWarp && lanes >= 4 && stats.nnz >= kSpmmGroupFormMinNnz));
+      q.form = group ? KernelForm::BalancedGroup : KernelForm::BalancedWarp;
+      if (!group && q.items_per_worker <= 0) {
+        // The warp form walks a chunk P = 32/G entries per step. 64 steps per chunk amortize its
+        // setup (head row, partials, fix-up work); small graphs get smaller chunks so that there
+        // are still about 8 warps per SM (a 26K-entry graph in 2048-entry chunks would run on 13
+        // warps), but never less than one step.
+        const std::int64_t step = 32 / lanes;
+        const std::int64_t sms = caps.sm_count > 0 ? caps.sm_count : 132;
+        const std::int64_t spread = (stats.nnz + 8 * sms - 1) / (8 * sms);
+        std::int64_t chunk =
+            std::min<std::int64_t>(64 * step, std::max<std::int64_t>(step, spread));
+        q.items_per_worker = (chunk + step - 1) / step * step;
+      }
+      q.block_threads = 256;
+      break;
+    }
+    case MxmKernel::RowBlock:
+      if (q.items_per_worker <= 0 && stats.nnz < kSpmmSmallGraphNnz) {
+        q.items_per_worker = kSpmmSmallGraphLongRow;
+      }
+      q.block_threads = 256;
+      q.vec = 0;
+      break;
+    case MxmKernel::AsptTiled:
+      q.vec = seq_vec;
+      if (q.items_per_worker <= 0) q.items_per_worker = kAsptLongRow;
+      q.block_threads = 256;
+      break;
+    case MxmKernel::Spmv: {
+      const MxvInfo mi = plain_mxv_info(info.semiring, info.value, info.matrix_value, info.index);
+      if (p.mxv == MxvKernel::Auto) {
+        const Plan mv = plan_mxv_cuda(stats, mi, caps, Descriptor{}, tuned_mxv);
+        p.mxv = mv.mxv;
+        q = mv.params;
+        return "";
+      }
+      Plan m = p;
+      m.op = OpKind::Mxv;
+      if (std::string why = finalize_mxv_cuda(m, stats, mi, caps); !why.empty()) return why;
+      q = m.params;
+      break;
+    }
+    case MxmKernel::Cusparse:
+      q = LaunchParams{};
+      break;
+    case MxmKernel::Generic: {
+      const Plan g = plan_generic_mxm(stats, info, "");
+      if (q.lanes_per_row <= 0) q.lanes_per_row = g.params.lanes_per_row;
+      q.lanes_per_row = spmm_group_lanes(q.lanes_per_row, 1);
+      if (q.items_per_worker <= 0) q.items_per_worker = g.params.items_per_worker;
+      q.block_threads = 256;
+      q.tile = 0;
+      q.vec = 0;
+      break;
+    }
+    default:
+      return std::string(to_string(p.mxm)) + " is not a CUDA SpMM kernel";
+  }
+  return "";
+}
+
+Plan settle_mxm_plan(const Plan& rules, const GraphStats& stats, const MxmInfo& info,
+                     const DeviceCaps& caps, const Descriptor& desc, const Plan* tuned_mxm,
+                     const Plan* tuned_mxv) {
+  if (desc.mxm_kernel != MxmKernel::Auto) {
+    Plan f = rules;
+    if (f.mxm != desc.mxm_kernel) {
+      f.params = LaunchParams{};
+      f.mxv = MxvKernel::Auto;
+    }
+    f.mxm = desc.mxm_kernel;
+    const std::string why = finalize_mxm_cuda(f, stats, info, caps, tuned_mxv);
+    if (why.empty()) {
+      f.forced = true;
+      f.tuned = false;
+      f.reason = "forced by the descriptor";
+      return f;
+    }
+    return apply_forced(rules, &Plan::mxm, desc.mxm_kernel, why);
+  }
+  if (tuned_mxm != nullptr && info.precompiled) {
+    // A winner of tuning mode for this graph, width, semiring and value type.
+    Plan t = *tuned_mxm;
+    t.op = OpKind::Mxm;
+    t.device = Device::Cuda;
+    if (const std::string why = finalize_mxm_cuda(t, stats, info, caps, tuned_mxv); why.empty()) {
+      t.tuned = true;
+      t.forced = false;
+      return t;
+    }
+  }
+  return rules;
+}
+
+Plan plan_mxm_cuda(const GraphStats& stats, const MxmInfo& info, const DeviceCaps& caps,
+                   const Descriptor& desc, const Plan* tuned_mxm, const Plan* tuned_mxv) {
+  if (desc.mxm_kernel == MxmKernel::Generic) {
+    Plan g =
+        plan_generic_mxm(stats, info, generic_why(OpKind::Mxm, info.semiring, info.value, true));
+    g.forced = true;
+    return g;
+  }
+  if (!info.precompiled) {
+    return settle_mxm_plan(
+        plan_generic_mxm(stats, info, generic_why(OpKind::Mxm, info.semiring, info.value, false)),
+        stats, info, caps, desc, nullptr, nullptr);
+  }
+  Plan p = mxm_rules(stats, info, caps, tuned_mxv);
+  if (const std::string why = finalize_mxm_cuda(p, stats, info, caps, tuned_mxv); !why.empty()) {
+    throw InvalidArgument("mxm planner: its own pick cannot run (" + why + ")");
+  }
+  return settle_mxm_plan(p, stats, info, caps, desc, tuned_mxm, tuned_mxv);
+}
+
+std::string finalize_sddmm_cuda(Plan& p, const GraphStats& stats, const SddmmInfo& info) {
+  if (std::string why = cuda_sddmm_cannot(p.sddmm, info); !why.empty()) return why;
+  switch (p.sddmm) {
+    case SddmmKernel::Vct:
+    case SddmmKernel::Iir:
+    case SddmmKernel::Wmt:
+    case SddmmKernel::Cusparse:
+      p.params = LaunchParams{};
+      p.params.block_threads = 256;
+      return "";
+    case SddmmKernel::Generic: {
+      const Plan g = plan_generic_sddmm(stats, info, "");
+      if (p.params.lanes_per_row <= 0) p.params.lanes_per_row = g.params.lanes_per_row;
+      p.params.lanes_per_row = spmm_group_lanes(p.params.lanes_per_row, 1);
+      p.params.block_threads = 256;
+      return "";
+    }
+    default:
+      return std::string(to_string(p.sddmm)) + " is not a CUDA SDDMM kernel";
+  }
+}
+
+Plan plan_sddmm_cuda(const GraphStats& stats, const SddmmInfo& info, const DeviceCaps& /*caps*/,
+                     const Descriptor& desc, const Plan* tuned) {
+  Plan p;
+  if (desc.sddmm_kernel == SddmmKernel::Generic || !info.precompiled) {
+    p = plan_generic_sddmm(stats, info,
+                           generic_why(OpKind::Sddmm, info.semiring, info.value,
+                                       desc.sddmm_kernel == SddmmKernel::Generic));
+    if (desc.sddmm_kernel == SddmmKernel::Generic) {
+      p.forced = true;
+      return p;
+    }
+  } else {
+    p = base(OpKind::Sddmm);
+    if (info.k <= kIirMaxK || info.k > kVctMaxK) {
+      p.sddmm = SddmmKernel::Iir;
+      p.reason = "PRedS + measured: K = " + std::to_string(info.k) + ", interleaved reduction";
+    } else {
+      p.sddmm = SddmmKernel::Vct;
+      p.reason =
+          "measured: K = " + std::to_string(info.k) + ", one K chunk per lane, 1-D tiles of 16";
+    }
+    finalize_sddmm_cuda(p, stats, info);
+  }
+  if (desc.sddmm_kernel != SddmmKernel::Auto) {
+    Plan f = p;
+    f.sddmm = desc.sddmm_kernel;
+    const std::string why = finalize_sddmm_cuda(f, stats, info);
+    if (why.empty()) {
+      f.forced = true;
+      f.reason = "forced by the descriptor";
+      return f;
+    }
+    return apply_forced(p, &Plan::sddmm, desc.sddmm_kernel, why);
+  }
+  if (tuned != nullptr && info.precompiled) {
+    Plan t = *tuned;
+    t.op = OpKind::Sddmm;
+    t.device = Device::Cuda;
+    if (finalize_sddmm_cuda(t, stats, info).empty()) {
+      t.tuned = true;
+      t.forced = false;
+      return t;
+    }
+  }
+  return p;
 }
 
 }  // namespace spindle::detail

@@ -69,6 +69,10 @@ PushDecision plan_vxm_push_cuda(const GraphStats& a, const MxvInfo& info, const 
     d.note = "no push: it needs vxm over A with a min, max, lor or any monoid";
     return d;
   }
+  if (!info.precompiled) {
+    d.note = "no push: push_scatter is specialized per semiring, and this one is not precompiled";
+    return d;
+  }
   if (desc.mxv_kernel == MxvKernel::PushScatter) {
     d.push = true;
     d.plan.forced = true;

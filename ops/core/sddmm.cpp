@@ -2,9 +2,12 @@
 // Public sddmm: validate -> degenerate shapes -> resolve device -> plan -> log -> backend.
 #include "spindle/ops/sddmm.hpp"
 
+#include <optional>
+
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/tuned.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/detail/prologue.hpp"
 
@@ -21,20 +24,32 @@ detail::SddmmInfo sddmm_info(std::int64_t k, Accum accum, const Descriptor& desc
   info.k = k;
   info.accum = accum.enabled;
   info.transpose_b = desc.transpose_b;
+  info.precompiled = detail::cuda_precompiled(OpKind::Sddmm, Sr::kind);
   return info;
+}
+
+template <class Sr, class I, class V>
+std::optional<Plan> tuned_sddmm(Device device, const Graph<I, V>& S, std::int64_t k) {
+  if (device != Device::Cuda) return std::nullopt;
+  return detail::find_tuned(
+      S, detail::tuned_key("sddmm", k, Sr::kind, value_kind_of<typename Sr::value_type>(),
+                           is_pattern_v<V>));
 }
 
 }  // namespace
 
+namespace detail {
+
 template <class Sr, class I, class V>
-void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, const Graph<I, V>& S,
-           const DenseMatrix<typename Sr::value_type>& X,
-           const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc) {
+void sddmm_builtin(std::vector<typename Sr::value_type>& out, Accum accum, const Graph<I, V>& S,
+                   const DenseMatrix<typename Sr::value_type>& X,
+                   const DenseMatrix<typename Sr::value_type>& Y, const Descriptor& desc) {
   const Device device = resolve_device(desc.device);  // Unsupported first, whatever the sizes
   detail::OutputStage<std::vector<typename Sr::value_type>> stage(out);
   if (!detail::sddmm_prologue<Sr>("sddmm", stage, accum, S, X, Y, desc)) return;
+  const std::optional<Plan> tuned = tuned_sddmm<Sr>(device, S, X.cols());
   const Plan plan = detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(X.cols(), accum, desc),
-                                       device, device_caps(), desc);
+                                       device, device_caps(), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::sddmm<Sr>(plan, stage.get(), accum, S, X, Y, desc.transpose_b);
@@ -45,27 +60,25 @@ void sddmm(std::vector<typename Sr::value_type>& out, Accum accum, Sr /*s*/, con
 }
 
 template <class Sr, class I, class V>
-Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc) {
-  const Device device = resolve_device(desc.device);
+Plan plan_for_sddmm_builtin(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc,
+                            const DeviceCaps* target) {
+  const Device device = target == nullptr
+                            ? resolve_device(desc.device)
+                            : detail::resolve_target_device("plan_for_sddmm", desc.device, *target);
+  const std::optional<Plan> tuned =
+      target == nullptr ? tuned_sddmm<Sr>(device, S, k) : std::nullopt;
   return detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(k, Accum::none(), desc), device,
-                            device_caps(), desc);
+                            target != nullptr ? *target : device_caps(), desc,
+                            tuned ? &*tuned : nullptr);
 }
 
-template <class Sr, class I, class V>
-Plan plan_for_sddmm(const Graph<I, V>& S, std::int64_t k, const Descriptor& desc,
-                    const DeviceCaps& target) {
-  const Device device = detail::resolve_target_device("plan_for_sddmm", desc.device, target);
-  return detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(k, Accum::none(), desc), device, target,
-                            desc);
-}
-
-#define SPINDLE_INSTANTIATE_SDDMM_(Sr, I, V)                                                   \
-  template void sddmm<Sr, I, V>(std::vector<Sr::value_type>&, Accum, Sr, const Graph<I, V>&,   \
-                                const DenseMatrix<Sr::value_type>&,                            \
-                                const DenseMatrix<Sr::value_type>&, const Descriptor&);        \
-  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&); \
-  template Plan plan_for_sddmm<Sr, I, V>(const Graph<I, V>&, std::int64_t, const Descriptor&,  \
-                                         const DeviceCaps&);
+#define SPINDLE_INSTANTIATE_SDDMM_(Sr, I, V)                                                     \
+  template void sddmm_builtin<Sr, I, V>(std::vector<Sr::value_type>&, Accum, const Graph<I, V>&, \
+                                        const DenseMatrix<Sr::value_type>&,                      \
+                                        const DenseMatrix<Sr::value_type>&, const Descriptor&);  \
+  template Plan plan_for_sddmm_builtin<Sr, I, V>(const Graph<I, V>&, std::int64_t,               \
+                                                 const Descriptor&, const DeviceCaps*);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_SDDMM_)
 
+}  // namespace detail
 }  // namespace spindle

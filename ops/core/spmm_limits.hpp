@@ -22,6 +22,53 @@ constexpr std::int64_t kSpmmSmallGraphNnz = std::int64_t{1} << 17;
 /// it only where the group form runs.
 constexpr std::int64_t kSpmmGroupFormMinNnz = std::int64_t{1} << 20;
 
+/// row_block on graphs below kSpmmSmallGraphNnz entries gives rows longer than this a block of
+/// their own (the planner sets it as LaunchParams::items_per_worker). A row block reduces with
+/// W·L threads per row (W columns of the pass, L lanes: the partition picks L = 4 when a row of
+/// the block has more than 64 entries), so with W = 8 a block of 200 short rows took 26 rounds of
+/// 8 rows each. ncu on as20graph (H100, N = 8 and 256): 1300 instructions per warp, a block's
+/// critical path 19 us; with rows of 65-256 entries in blocks of their own the row blocks keep
+/// L = 1 (32 rows per round).
+constexpr std::int64_t kSpmmSmallGraphLongRow = 64;
+
+/// aspt_tiled: rows longer than this leave the panels for the nnz-balanced long-row pass (one
+/// panel block would otherwise walk a 10^5-entry R-MAT row alone). About 16 average R-MAT rows.
+constexpr std::int64_t kAsptLongRow = 256;
+
+/// Lanes per row of the sequential kernels for width N with `vec` columns per lane:
+/// ceil(min(N, tile) / vec) rounded up to a power of two, at most 32 (tile 0: all of N).
+inline int spmm_group_lanes(std::int64_t n, int vec, std::int64_t tile = 0) {
+  const std::int64_t w = tile > 0 && tile < n ? tile : n;
+  const std::int64_t need = (w + vec - 1) / vec;
+  int g = 1;
+  while (g < 32 && g < need) g *= 2;
+  return g;
+}
+
+/// The widest vector (elements of `value_bytes` each, 16 bytes at most) that divides N: the
+/// sequential kernels load B rows and store C rows with it (device buffers are 256-byte aligned
+/// and rows are N elements apart).
+inline int spmm_vec_for(std::int64_t n, std::int64_t value_bytes) {
+  int v = static_cast<int>(16 / value_bytes);
+  while (v > 1 && n % v != 0) v /= 2;
+  return v;
+}
+
+/// Elements per fragment of nnz_balanced_seq's group form at width N: 8 bytes up to N = 16, 16
+/// bytes above (the measurements are at balanced_group_vec, nnz_balanced_seq.cuh), as far as N
+/// allows. The form is compiled for exactly those two widths: where N is not a multiple of the
+/// fragment, the planner runs the warp form (spmm_group_form_fits).
+inline int spmm_group_form_vec(std::int64_t n, std::int64_t value_bytes) {
+  const int want = static_cast<int>((n <= 16 ? 8 : 16) / value_bytes);
+  int v = spmm_vec_for(n, value_bytes);
+  while (v > want && v > 1) v /= 2;
+  return v;
+}
+inline bool spmm_group_form_fits(std::int64_t n, std::int64_t value_bytes) {
+  const int want = static_cast<int>((n <= 16 ? 8 : 16) / value_bytes);
+  return want >= 1 && spmm_group_form_vec(n, value_bytes) == want;
+}
+
 /// row_cache_seq's split form: rows longer than this are cut into pieces of at most this many
 /// entries.
 constexpr std::int64_t kSpmmSplitPiece = 16;

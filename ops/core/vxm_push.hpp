@@ -80,7 +80,8 @@ inline constexpr std::int64_t kPushMinNnzWithTranspose = std::int64_t{1} << 23;
 /// for vxm_push_input's read-back.
 inline bool push_candidate(Device device, SemiringKind s, const Descriptor& desc, bool input_full,
                            std::int64_t nnz, bool transpose_cached) {
-  if (device != Device::Cuda || desc.transpose_a || push_monoid(s) == PushMonoid::None) {
+  if (device != Device::Cuda || desc.transpose_a || push_monoid(s) == PushMonoid::None ||
+      !cuda_precompiled(OpKind::Vxm, s)) {
     return false;
   }
   if (desc.mxv_kernel == MxvKernel::PushScatter) return true;

@@ -7,9 +7,9 @@
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
-#include "ops/cuda/common/device_output.cuh"
 #include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/vector/reduce.cuh"
+#include "spindle/cuda/kernels/output.cuh"
 #include "spindle/ops/cpu/functors.hpp"
 
 namespace spindle::detail::cuda {

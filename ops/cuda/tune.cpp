@@ -13,47 +13,13 @@
 #include "engine/src/cuda/timing.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/instantiate.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/core/tuned.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
-#include "ops/cuda/mxv/tuned.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle {
 namespace detail::cuda {
-namespace {
-
-struct TunedSlot : ExtensionSlot {
-  std::mutex mutex;
-  std::map<std::string, Plan> plans;
-};
-
-std::string tuned_key(SemiringKind s, ValueKind t) {
-  return std::string(to_string(s)) + "/" + to_string(t);
-}
-
-template <class I, class V>
-TunedSlot& slot_of(const Graph<I, V>& M) {
-  return M.template extension<TunedSlot>("cuda.mxv.tuned",
-                                         [] { return std::make_unique<TunedSlot>(); });
-}
-
-}  // namespace
-
-template <class I, class V>
-std::optional<Plan> tuned_mxv_plan(const Graph<I, V>& M, SemiringKind s, ValueKind t) {
-  TunedSlot& slot = slot_of(M);
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  const auto it = slot.plans.find(tuned_key(s, t));
-  if (it == slot.plans.end()) return std::nullopt;
-  return it->second;
-}
-
-template <class I, class V>
-void set_tuned_mxv_plan(const Graph<I, V>& M, SemiringKind s, ValueKind t, const Plan& p) {
-  TunedSlot& slot = slot_of(M);
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  slot.plans[tuned_key(s, t)] = p;
-}
-
 namespace {
 
 // sliced_coo is a candidate up to this many entries: its layout is a second copy of them, cached
@@ -74,6 +40,7 @@ std::vector<Plan> candidates(const GraphStats& st) {
     p.tuned = true;
     c.push_back(p);
   };
+  add(MxvKernel::Generic, 0, 0);
   add(MxvKernel::RowPerThread, 0, 0);
   for (int lanes : {2, 4, 8, 16, 32}) add(MxvKernel::SubwarpPerRow, lanes, 0);
   for (std::int64_t chunk : {256, 512, 1024, 2048, 4096}) {
@@ -212,7 +179,7 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   TuneResult r;
   r.fingerprint = mxv_fingerprint<S>(A);
   const ValueKind tk = value_kind_of<T>();
-  if (auto p = detail::cuda::tuned_mxv_plan(A, S::kind, tk)) {
+  if (auto p = detail::tuned_mxv_plan(A, S::kind, tk)) {
     r.best = *p;
     r.from_cache = true;
     return r;
@@ -224,7 +191,7 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
     if (it != file_lines.end()) {
       r.best = *detail::cuda::plan_from_line(options.plan_cache, it->second);
       r.from_cache = true;
-      detail::cuda::set_tuned_mxv_plan(A, S::kind, tk, r.best);
+      detail::set_tuned_mxv_plan(A, S::kind, tk, r.best);
       return r;
     }
   }
@@ -232,7 +199,13 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   for (std::int64_t j = 0; j < u.size(); ++j) u[j] = T(1) + static_cast<T>(j % 7) / T(8);
   Vector<T> w(A.rows(), T(0));
   double best = -1;
+  const detail::MxvInfo info =
+      detail::plain_mxv_info(S::kind, value_kind_of<T>(), value_kind_of<V>(), index_kind_of<I>());
   for (Plan p : detail::cuda::candidates(A.stats())) {
+    // Every candidate runs as the planner completes it (forms, defaults); one that cannot run
+    // this graph or semiring (sliced_coo's slots, a semiring without specialized kernels) is
+    // not timed.
+    if (!detail::finalize_mxv_cuda(p, A.stats(), info, device_caps()).empty()) continue;
     const std::vector<float> ms = detail::cuda::time_runs(
         [&] { detail::cuda::mxv<S>(p, w, Mask{}, Accum::none(), A, u, false, false); }, 2,
         std::max(1, options.repetitions));
@@ -248,7 +221,7 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   std::snprintf(why, sizeof why, "tuned: fastest of %zu candidates (%.4f ms)", r.candidates.size(),
                 best);
   r.best.reason = why;
-  detail::cuda::set_tuned_mxv_plan(A, S::kind, tk, r.best);
+  detail::set_tuned_mxv_plan(A, S::kind, tk, r.best);
   if (!options.plan_cache.empty()) {
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.5f", best);
@@ -260,13 +233,6 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   }
   return r;
 }
-
-namespace detail::cuda {
-#define SPINDLE_TUNED_GRAPH_(I, V)                                                                \
-  template std::optional<Plan> tuned_mxv_plan<I, V>(const Graph<I, V>&, SemiringKind, ValueKind); \
-  template void set_tuned_mxv_plan<I, V>(const Graph<I, V>&, SemiringKind, ValueKind, const Plan&);
-SPINDLE_FOR_EACH_GRAPH(SPINDLE_TUNED_GRAPH_)
-}  // namespace detail::cuda
 
 #define SPINDLE_TUNE_(S, I, V)                                                   \
   template TuneResult tune_mxv<S, I, V>(const Graph<I, V>&, const TuneOptions&); \

@@ -7,7 +7,6 @@
 
 #include "ops/core/instantiate.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
-#include "ops/cuda/mxm/persisting_limit.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -25,24 +24,6 @@ void mxm_fused(const Plan&, DenseMatrix<typename S::value_type>&, Accum, const G
                                    const Vector<S::value_type>*, Unary<S::value_type>, bool, \
                                    bool);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_INSTANTIATE_FUSED_STUB_)
-
-void debug_spmm_gather_hints(std::int64_t) noexcept {}
-std::int64_t spmm_gather_hints_override() noexcept { return 0; }
-void debug_spmm_hot_copy(bool) noexcept {}
-std::int64_t debug_spmm_hinted_launches() noexcept { return 0; }
-std::int64_t debug_spmm_hot_copies() noexcept { return 0; }
-void debug_spmm_hot_columns_no_room(bool) noexcept {}
-
-std::int64_t debug_persisting_l2_limit() noexcept { return -1; }
-
-template <class I>
-std::vector<std::int64_t> debug_spmm_hot_slots(const std::vector<I>&, std::int64_t, std::int64_t) {
-  throw Unsupported("spindle was built without CUDA: the SpMM hot columns are built on a GPU");
-}
-template std::vector<std::int64_t> debug_spmm_hot_slots<std::int32_t>(
-    const std::vector<std::int32_t>&, std::int64_t, std::int64_t);
-template std::vector<std::int64_t> debug_spmm_hot_slots<std::int64_t>(
-    const std::vector<std::int64_t>&, std::int64_t, std::int64_t);
 
 }  // namespace spindle::detail::cuda
 

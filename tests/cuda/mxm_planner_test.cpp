@@ -143,7 +143,9 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
       EXPECT_NE(p.reason.find("whole rows"), std::string::npos) << p.reason;
     }
   }
-  // Forcing another kernel drops the pieces; larger graphs never get them.
+  // Forcing another kernel drops the pieces: forced row_block on a small graph carries its own
+  // small-graph bound instead (rows over 64 entries in blocks of their own, the value its launch
+  // used to pick by itself); larger graphs never get the pieces.
   MxmInfo info;
   info.n = 64;
   Descriptor d;
@@ -151,7 +153,7 @@ TEST(MxmPlanner, SmallGraphsTakeRowBlocksBelowSixteenThenRowCaching) {
   const Plan f = plan_mxm_cuda(kAs20, info, reference_hopper_caps(), d);
   EXPECT_EQ(f.mxm, MxmKernel::RowBlock);
   EXPECT_TRUE(f.forced);
-  EXPECT_EQ(f.params.items_per_worker, 0);
+  EXPECT_EQ(f.params.items_per_worker, detail::kSpmmSmallGraphLongRow);
   EXPECT_EQ(plan_mxm_cuda(kUniform22, info, reference_hopper_caps(), Descriptor{})
                 .params.items_per_worker,
             0);

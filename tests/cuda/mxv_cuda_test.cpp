@@ -14,6 +14,7 @@
 
 #include "cuda_test_util.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/version.hpp"
@@ -111,6 +112,21 @@ Plan plan_of(const KernelCase& k, OpKind op) {
   return p;
 }
 
+/// The case's plan completed by the planner (finalize_mxv_cuda) for a call through semiring S
+/// over the rows of M, as a forced kernel is: "" and the plan, or why the planner refuses it.
+template <class S, class I, class V>
+std::string complete(Plan& p, const Graph<I, V>& M, OpKind op, const Mask& mask, Accum accum,
+                     bool input_full) {
+  detail::MxvInfo info = detail::plain_mxv_info(S::kind, value_kind_of<typename S::value_type>(),
+                                                value_kind_of<V>(), index_kind_of<I>(), op);
+  info.masked = !mask.empty();
+  info.mask_kind = mask.kind();
+  info.mask_complemented = mask.complemented();
+  info.accum = accum.enabled;
+  info.input_full = input_full;
+  return detail::finalize_mxv_cuda(p, M.stats(), info, device_caps());
+}
+
 // w<mask> = accum(w, A ⊕.⊗ u) (or u ⊕.⊗ A) on the CPU backend, and with kernel `k` on CUDA.
 template <class S, class I, class V>
 ::testing::AssertionResult cuda_matches_cpu(const Graph<I, V>& A, const KernelCase& k,
@@ -128,12 +144,34 @@ template <class S, class I, class V>
   } else {
     spindle::mxv(want, mask, accum, S{}, A, u, cpu);
   }
+  const OpKind op = vxm ? OpKind::Vxm : OpKind::Mxv;
+  Plan p = plan_of(k, op);
+  const std::string why =
+      complete<S>(p, transpose_a != vxm ? A.transpose() : A, op, mask, accum, u.is_full());
   {
     cuda_test::PoisonOutputs poison;
-    if (vxm) {
-      detail::cuda::vxm<S>(plan_of(k, OpKind::Vxm), got, mask, accum, u, A, transpose_a, replace);
+    if (!why.empty()) {
+      // The planner refuses this kernel for this call (a kernel of plain calls on the general
+      // path, a semiring without specialized kernels): the public call forcing it falls back
+      // to the planner's pick and says so in its plan.
+      Descriptor d;
+      d.on(Device::Cuda).with_replace(replace).with_transpose_a(transpose_a).force(k.kernel);
+      const Plan shown =
+          vxm ? plan_for_vxm<S>(A, mask, accum, d) : plan_for_mxv<S>(A, mask, accum, d);
+      if (shown.reason.find("cannot run here") == std::string::npos) {
+        return ::testing::AssertionFailure()
+               << "forced " << k.name << " refused (" << why
+               << ") but the plan does not say so: " << shown.describe();
+      }
+      if (vxm) {
+        spindle::vxm(got, mask, accum, S{}, u, A, d);
+      } else {
+        spindle::mxv(got, mask, accum, S{}, A, u, d);
+      }
+    } else if (vxm) {
+      detail::cuda::vxm<S>(p, got, mask, accum, u, A, transpose_a, replace);
     } else {
-      detail::cuda::mxv<S>(plan_of(k, OpKind::Mxv), got, mask, accum, A, u, transpose_a, replace);
+      detail::cuda::mxv<S>(p, got, mask, accum, A, u, transpose_a, replace);
     }
   }
   auto r = cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind));
@@ -152,8 +190,11 @@ template <class T, class I, class V>
   Vector<T> first;
   for (int run = 0; run < runs; ++run) {
     Vector<T> w(A.rows(), T(0));
-    detail::cuda::mxv<semiring::plus_times<T>>(plan_of(k, OpKind::Mxv), w, Mask{}, Accum::none(), A,
-                                               u, false, false);
+    Plan p = plan_of(k, OpKind::Mxv);
+    const std::string why =
+        complete<semiring::plus_times<T>>(p, A, OpKind::Mxv, Mask{}, Accum::none(), true);
+    if (!why.empty()) return ::testing::AssertionFailure() << k.name << " refused: " << why;
+    detail::cuda::mxv<semiring::plus_times<T>>(p, w, Mask{}, Accum::none(), A, u, false, false);
     w.sync_to_host();
     if (run == 0) {
       first = w;

@@ -10,6 +10,7 @@
 
 #include "cuda_test_util.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
 #include "spindle/loaders/load_graph.hpp"
 #include "spindle/ops/mxv.hpp"
 
@@ -57,6 +58,16 @@ void check_graph(const Graph<I, V>& A, const std::string& name) {
       p.params.items_per_worker = entries;
       p.params.tile = tile;
       p.forced = true;
+      const std::string why =
+          detail::finalize_mxv_cuda(p, A.stats(),
+                                    detail::plain_mxv_info(S::kind, value_kind_of<T>(),
+                                                           value_kind_of<V>(), index_kind_of<I>()),
+                                    device_caps());
+      if (!why.empty()) {
+        // Only a semiring without specialized kernels in this build is refused row_block.
+        EXPECT_FALSE(detail::cuda_precompiled(OpKind::Mxv, S::kind)) << why;
+        p = detail::plan_generic_mxv(A.stats(), detail::MxvInfo{}, "generic");
+      }
       Vector<T> got(A.rows(), T(-3));
       {
         cuda_test::PoisonOutputs poison;

@@ -11,12 +11,15 @@
 
 #include "cuda/mxm_test_util.hpp"
 #include "ops/core/backend.hpp"
+#include "ops/core/planner.hpp"
+#include "spindle/ops/sddmm.hpp"
 
 namespace spindle::test {
 namespace {
 
 std::vector<SddmmKernel> sddmm_kernels(bool plus_times) {
-  std::vector<SddmmKernel> k = {SddmmKernel::Vct, SddmmKernel::Iir, SddmmKernel::Wmt};
+  std::vector<SddmmKernel> k = {SddmmKernel::Vct, SddmmKernel::Iir, SddmmKernel::Wmt,
+                                SddmmKernel::Generic};
   if (plus_times) k.push_back(SddmmKernel::Cusparse);
   return k;
 }
@@ -49,7 +52,31 @@ void check_sddmm(const Csr& m, std::int64_t K, std::uint64_t seed, Accum accum =
     SCOPED_TRACE(std::string(to_string(k)) + ", K = " + std::to_string(K));
     std::vector<T> out = base;
     if (!accum.enabled) out.assign(out.size(), std::numeric_limits<T>::quiet_NaN());
-    detail::cuda::sddmm<S>(sddmm_plan(k), out, accum, G, X, transpose_b ? Yt : Y, transpose_b);
+    Plan p = sddmm_plan(k);
+    detail::SddmmInfo info;
+    info.semiring = S::kind;
+    info.value = value_kind_of<T>();
+    info.matrix_value = value_kind_of<V>();
+    info.index = index_kind_of<I>();
+    info.k = K;
+    info.accum = accum.enabled;
+    info.transpose_b = transpose_b;
+    info.precompiled = detail::cuda_precompiled(OpKind::Sddmm, S::kind);
+    const std::string why = detail::finalize_sddmm_cuda(p, G.stats(), info);
+    if (why.empty()) {
+      detail::cuda::sddmm<S>(p, out, accum, G, X, transpose_b ? Yt : Y, transpose_b);
+    } else {
+      // A specialized kernel for a semiring the build did not precompile: the public call
+      // forcing it falls back to the generic kernels, and its plan says so.
+      EXPECT_FALSE(info.precompiled) << why;
+      Descriptor d;
+      d.device = Device::Cuda;
+      d.transpose_b = transpose_b;
+      d.sddmm_kernel = k;
+      const Plan shown = plan_for_sddmm<S>(G, K, d);
+      EXPECT_EQ(shown.sddmm, SddmmKernel::Generic) << shown.describe();
+      sddmm(out, accum, S{}, G, X, transpose_b ? Yt : Y, d);
+    }
     const std::int64_t bad = first_mismatch(out.data(), expect.data(), m.nnz());
     if (bad >= 0) {
       ADD_FAILURE() << "first mismatch at entry " << bad << ": got " << out[bad] << ", expected "

@@ -141,10 +141,15 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
   EXPECT_TRUE(pm.mxv == MxvKernel::SubwarpPerRow || pm.mxv == MxvKernel::RowPerThread)
       << pm.describe();
   EXPECT_NE(plan(even, acc).mxv, MxvKernel::SlicedCoo);
-  // Forced: honoured on any graph (a row too long for its slots falls back at launch, logged).
+  // Forced: honoured where its slots hold the longest row; elsewhere the planner keeps its own
+  // pick and says why (the plan shown is the plan that runs: nothing falls back at launch).
   Descriptor d;
   d.mxv_kernel = MxvKernel::SlicedCoo;
-  EXPECT_EQ(plan(kRmat22, {}, d).mxv, MxvKernel::SlicedCoo);
+  EXPECT_EQ(plan(even, {}, d).mxv, MxvKernel::SlicedCoo);
+  const Plan refused = plan(kRmat22, {}, d);
+  EXPECT_NE(refused.mxv, MxvKernel::SlicedCoo);
+  EXPECT_NE(refused.reason.find("longer than its largest slot"), std::string::npos)
+      << refused.reason;
 }
 
 TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {

@@ -51,8 +51,9 @@ TEST(Planner, LaunchParametersPrintInOneFormatEverywhere) {
   EXPECT_EQ(to_string(q), "items=1024 tile=1");
   q.block_threads = 256;
   q.lanes_per_row = 8;
-  q.oversubscription = 2;
-  EXPECT_EQ(to_string(q), "block=256 lanes=8 items=1024 tile=1 omega=2");
+  q.form = KernelForm::RowBlockWarp;
+  q.vec = 4;
+  EXPECT_EQ(to_string(q), "block=256 lanes=8 items=1024 tile=1 form=warp vec=4");
   Plan p;
   p.device = Device::Cuda;
   p.mxv = MxvKernel::RowBlock;

@@ -46,6 +46,8 @@ enum class MxvKernel : std::uint8_t {
   PushScatter,        ///< vxm as a push over the rows of A, no transpose: the input's present
                       ///< entries scatter with atomic min / max / or (exact monoids only)
   Cusparse,           ///< cuSPARSE cusparseSpMV (baseline, plus_times only)
+  Generic,            ///< any semiring: run-time operators (the built-in semirings this build did
+                      ///< not precompile) or a user's semiring; lanes per row, long rows a block
 };
 
 /// SpMM kernels (sparse x dense, N = dense width).
@@ -63,6 +65,8 @@ enum class MxmKernel : std::uint8_t {
   Cusparse,           ///< cuSPARSE cusparseSpMM (baseline)
   RowBlock,           ///< CSR-Stream blocks of whole rows, products in shared memory (narrow N)
   Spmv,               ///< N = 1 without epilogue: runs as an mxv, with the mxv planner's kernel
+  Generic,            ///< any semiring: run-time operators or a user's semiring; a group of lanes
+                      ///< per row owning its columns, long rows a block
 };
 
 /// SDDMM kernels (sampled dense-dense, K = inner dimension).
@@ -77,6 +81,7 @@ enum class SddmmKernel : std::uint8_t {
                    ///< Reduction Parallelism, §III-C)
   AsptTiled,       ///< dense tiles in shared memory (Hong et al., Adaptive Sparse Tiling, §5)
   Cusparse,        ///< cuSPARSE cusparseSDDMM (baseline)
+  Generic,         ///< any semiring: run-time operators or a user's semiring; lanes per entry
 };
 
 const char* to_string(Device d);
@@ -90,24 +95,41 @@ std::optional<MxmKernel> parse_mxm_kernel(const std::string& name);
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name);
 std::optional<Device> parse_device(const std::string& name);
 
+/// The form a kernel runs in, where it has several (LaunchParams::form). The planner sets it;
+/// the backend runs it as given.
+enum class KernelForm : std::uint8_t {
+  Default,            ///< the kernel's only form
+  RowBlockSmall,      ///< mxv row_block, small graphs: one launch, short rows by segmented scan
+  RowBlockL2,         ///< mxv row_block whose matrix streams fit L2: plain loads
+  RowBlockStreaming,  ///< mxv row_block whose matrix streams outgrow L2: evict-first loads
+  RowBlockWarp,       ///< mxv row_block's warp form: one warp per task on a persistent grid
+  BalancedGroup,      ///< SpMM nnz_balanced_seq: a lane group per chunk, staged in shared memory
+  BalancedWarp,       ///< SpMM nnz_balanced_seq: a warp per chunk
+};
+
 /// Launch parameters a kernel may use (meaning depends on the kernel; 0 = kernel default).
 struct LaunchParams {
   int block_threads = 0;  ///< threads per block
   /// SubwarpPerRow: 2..32; SpMM ParallelReduceVec: lanes per row; SpMM RowCacheSeq: lanes per
-  /// row (group) when more than its columns need: the extra lanes split the row's entries.
+  /// row (group) when more than its columns need: the extra lanes split the row's entries;
+  /// Generic: lanes per row (per entry for sddmm).
   int lanes_per_row = 0;
   /// NnzSplit / MergePath: nnz (or merge items) per warp/thread; mxv RowBlock: entries per block
-  /// (512 or 1024); SpMM RowBlock: the longest row that shares a block (0: the default rule).
+  /// (256 for the warp form, 512 or 1024); SpMM RowBlock: the longest row that shares a block;
+  /// sliced_coo: entries per slot; Generic: the row length from which a row runs one block.
   std::int64_t items_per_worker = 0;
   /// Tiling width (SpMM column tile, SDDMM K chunk); for the mxv kernels 1 relabels the columns
-  /// by in-degree.
+  /// by in-degree (2 picks cuSPARSE's CSR_ALG2).
   int tile = 0;
-  int oversubscription = 0;  ///< warps per SM multiple (the ω of Load-balancing SpMV Kernels
-                             ///< on GPUs, Anzt et al., §3.2)
+  KernelForm form = KernelForm::Default;
+  /// Elements per vector load of the dense operand (SpMM kernels): 1, or 16 bytes' worth.
+  int vec = 0;
 };
 
-/// The nonzero parameters as "block=256 lanes=4 items=1024 tile=1 omega=2" (empty when all are
-/// the kernel defaults): the one format of logs, --explain and tuning summaries.
+const char* to_string(KernelForm f);
+
+/// The nonzero parameters as "block=256 lanes=4 items=1024 tile=1 form=warp vec=4" (empty when
+/// all are the kernel defaults): the one format of logs, --explain and tuning summaries.
 std::string to_string(const LaunchParams& p);
 
 /// The planner's decision for one call.

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "engine/src/cuda/device_buffer.hpp"
+#include "spindle/cuda/device_views.hpp"
 #include "spindle/cuda/residency.hpp"
 #include "spindle/dense.hpp"
 #include "spindle/mask.hpp"
@@ -104,15 +105,6 @@ void mark_written(DenseMatrix<T>& c) {
   device_written(*ResidencyAccess::mirror(c), true);
 }
 
-/// A mask as kernels read it.
-struct DeviceMask {
-  const void* values = nullptr;
-  const std::uint8_t* presence = nullptr;  ///< nullptr: every mask entry present
-  Mask::Elem elem = Mask::Elem::U8;
-  bool none = true;         ///< no mask: every entry selected
-  bool structural = false;  ///< presence only
-  bool complement = false;
-};
 /// Uploads the mask's vector if its device copy is stale.
 DeviceMask device_mask(const Mask& mask);
 

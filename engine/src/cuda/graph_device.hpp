@@ -13,21 +13,11 @@
 
 #include <cstdint>
 
+#include "spindle/cuda/device_views.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/types.hpp"
 
 namespace spindle::detail::cuda {
-
-/// A device CSR view. VV is T (values as the semiring's type) or Pattern (values == nullptr).
-template <class I, class VV>
-struct DeviceCsr {
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::int64_t nnz = 0;
-  const I* row_ptr = nullptr;
-  const I* col_idx = nullptr;
-  const VV* values = nullptr;
-};
 
 /// The device structure of A with values converted to T (uploads on first use).
 /// @throws OutOfMemory ("... needs X GB, Y GB free on the GPU"), DeviceError.

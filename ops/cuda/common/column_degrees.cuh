@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file column_degrees.cuh
-/// @brief Column in-degrees on the device and their decreasing sort: the shared first steps of
-/// the mxv column relabelling (ops/cuda/mxv/partition.cu) and the SpMM hotness classes
-/// (ops/cuda/mxm/hot_columns.cu).
+/// @brief Column in-degrees on the device and their decreasing sort: the first steps of the mxv
+/// column relabelling (ops/cuda/mxv/partition.cu) and of the device transpose.
 
 #include <cuda_runtime.h>
 

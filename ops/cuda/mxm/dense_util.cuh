@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file dense_util.cuh
-/// @brief Small dense passes around the SpMM / SDDMM kernels: an out-of-place transpose (for
-/// transpose_b) and the epilogue applied to a finished product (for cuSPARSE, which has none).
+/// @brief The definitions of dense_util.hpp's passes (included by dense_util.cu only).
 
-#include "ops/cuda/mxm/spmm_common.cuh"
+#include "ops/cuda/mxm/dense_util.hpp"
+#include "spindle/cuda/kernels/output.cuh"
 
 namespace spindle::detail::cuda {
 

@@ -11,6 +11,8 @@
 
 #include "engine/src/cuda/device_mirror.hpp"
 #include "ops/core/planner.hpp"
+#include "ops/core/tuned.hpp"
+#include "ops/cuda/common/launch_record.hpp"
 #include "ops/cuda/mxm/spmm_project.cuh"
 #include "ops/cuda/mxm/spmm_run.cuh"
 #include "spindle/executor.hpp"
@@ -39,24 +41,24 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
   check_dim(kOp, "the bias", bias.size(), "entries", "the width N of B", n);
   check_dim(kOp, "W", W.rows(), "rows", "the width N of B", n);
   if (desc.transpose_a || desc.transpose_b || A.rows() == 0 || A.nnz() == 0 || m == 0 ||
-      !bias.is_full() || &Z == &B || &Z == &W) {
+      !bias.is_full() || &Z == &B || &Z == &W ||
+      !spmm_group_form_fits(n, static_cast<std::int64_t>(sizeof(T)))) {
     return false;
   }
   // The kernel mxm would run for A at width N: forced, tuned or the planner's rule.
-  const Plan planned =
-      plan_mxm(A.stats(), mxm_info<S, I, T>(n, false, desc), Device::Cuda, device_caps(), desc);
-  if (planned.device != Device::Cuda) return false;
-  const Plan plan =
-      effective_plan(planned, A, tuned_key("mxm", n, S::kind, value_kind_of<T>(), false), false);
-  const SpmmLaunch l = resolve_spmm_launch(plan, A.stats());
+  const MxmTuned tuned = tuned_mxm_for<S>(true, A, n);
+  const Plan plan = plan_mxm(A.stats(), mxm_info<S, I, T>(n, false, desc), Device::Cuda,
+                             device_caps(), desc, tuned.mxm_ptr(), tuned.mxv_ptr());
+  if (plan.device != Device::Cuda) return false;
+  if (plan.mxm != MxmKernel::NnzBalancedSeq && !project_forced().load()) return false;
 
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const DeviceCsr<I, T> d = device_csr<T>(A);
   const SpmmArgs<I, T, T> a = make_spmm_args<S>(d, n, device_in(B), n, static_cast<T*>(nullptr), n);
-  const int rule_lanes = seq_group_lanes(n, balanced_seq_vec(a), l.tile);
-  const bool group_form = l.kernel == MxmKernel::NnzBalancedSeq && (l.tile == 0 || l.tile >= n) &&
-                          balanced_uses_group_form(A.nnz(), rule_lanes, l.form);
+  const bool group_form = plan.mxm == MxmKernel::NnzBalancedSeq &&
+                          plan.params.form == KernelForm::BalancedGroup &&
+                          (plan.params.tile == 0 || plan.params.tile >= n);
   const int gvec = balanced_group_vec(a);
   if (!(group_form || project_forced().load()) ||
       !project_fits<T>(n, m, gvec, seq_group_lanes(n, gvec, 0))) {
@@ -74,9 +76,10 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
   p.ldz = m;
   p.n = static_cast<int>(n);
   p.m = static_cast<int>(m);
-  const BalancedSetup<I, T, T> setup =
-      prepare_balanced(a, static_cast<std::int64_t>(A.nnz()), static_cast<const I*>(nullptr), A,
-                       "csr", group_form ? l.chunk : 0, 0, BalancedForm::Group, ctx.stream);
+  const BalancedSetup<I, T, T> setup = prepare_balanced(
+      a, static_cast<std::int64_t>(A.nnz()), static_cast<const I*>(nullptr), A, "csr",
+      group_form ? plan.params.items_per_worker : 0, 0, BalancedForm::Group, ctx.stream);
+  record_launch(plan, OpKind::Mxm, MxmKernel::NnzBalancedSeq);
   launch_balanced_project<I, T>(setup.a, setup.w, p, ctx.stream);
   mark_written(z_out.get());
   z_out.commit();

@@ -32,7 +32,6 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "ops/core/spmm_limits.hpp"
-#include "ops/cuda/mxm/hot_columns.hpp"
 #include "ops/cuda/mxm/row_cache_seq.cuh"
 #include "spindle/error.hpp"
 
@@ -51,12 +50,6 @@ struct BalancedArgs {
   /// kernel as a separate CSR whose rows map into C.
   const I* __restrict__ row_map = nullptr;
   const I* __restrict__ row_idx = nullptr;  ///< COO row of every entry (coo_rows.cuh)
-  /// Group form's hot copy of B (hot_columns.hpp): when set, a.col_idx is the graph's flagged
-  /// copy, a flagged entry's B row is read from hot (row slot of slab blockIdx.y, hot_rows rows
-  /// of hot_ld values per slab) and the other rows are loaded evict-first in L2.
-  const T* __restrict__ hot = nullptr;
-  std::int64_t hot_rows = 0;
-  std::int64_t hot_ld = 0;
 };
 
 /// chunk_row[c] = first row r with row_ptr[r] >= c·W (rows if none) for c < nchunks, and
@@ -352,12 +345,7 @@ struct GroupStore {
 /// window) -> 1.92 (this entry walk); N = 16 2.26 -> 1.58; N = 64 3.64 -> 3.40; N = 128 even;
 /// N = 256 2.5% slower (15.49 against 15.11 ms), kept for one walk at every width.
 ///
-/// kHints: the window holds flagged column ids (hot_columns.hpp; w.hot set): a hot column's B
-/// row is read from the hot copy, which a persisting L2 window keeps, and the B rows of cold
-/// columns are loaded evict-first in L2. A separate instantiation, only for 16-byte fragments
-/// (launch_balanced_group_vec): a check behind a runtime flag cost 4-9% at N = 16 and 32 on
-/// R-MAT 22 even when off (docs/design/mxm.md).
-template <class S, class I, class V, class T, int VEC, class Fin, bool kHints>
+template <class S, class I, class V, class T, int VEC, class Fin>
 __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
     spmm_nnz_balanced_group_kernel(SpmmArgs<I, V, T> a, BalancedArgs<I, T> w, int g_log2, Fin fin) {
   // Gathers in flight per lane: 8 for fragments up to 8 bytes, 4 for 16 (same registers).
@@ -375,10 +363,6 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
   const std::int64_t col =
       static_cast<std::int64_t>(blockIdx.y) * (static_cast<std::int64_t>(G) * VEC) + qlane * VEC;
   const bool col_ok = col < a.n;
-  // This pass's slab of the hot copy, at this lane's columns (kHints only).
-  const T* const hot_b =
-      kHints ? w.hot + static_cast<std::int64_t>(blockIdx.y) * w.hot_rows * w.hot_ld + qlane * VEC
-             : nullptr;
   const std::int64_t s = c * w.chunk;
   const std::int64_t e = s + w.chunk < w.nnz ? s + w.chunk : w.nnz;
   // This group's window: Win::kEntries / (kSpmmBlock / G) entries, at most the chunk.
@@ -450,19 +434,7 @@ __global__ void __launch_bounds__(kSpmmBlock, kGroupMinBlocks)
         } else {
           av[u] = wval[t - wlo];
         }
-        if (col_ok) {
-          if constexpr (kHints) {
-            if (spmm_hot_flagged(jc)) {
-              bf[u] = load_frag<T, VEC>(hot_b +
-                                        static_cast<std::int64_t>(spmm_hot_strip(jc)) * w.hot_ld);
-            } else {
-              bf[u] =
-                  load_frag_evict_first<T, VEC>(a.b + static_cast<std::int64_t>(jc) * a.ldb + col);
-            }
-          } else {
-            bf[u] = load_frag<T, VEC>(a.b + static_cast<std::int64_t>(jc) * a.ldb + col);
-          }
-        }
+        if (col_ok) bf[u] = load_frag<T, VEC>(a.b + static_cast<std::int64_t>(jc) * a.ldb + col);
       }
     }
 #pragma unroll
@@ -620,13 +592,6 @@ int balanced_group_vec(const SpmmArgs<I, V, T>& a) {
   return v;
 }
 
-/// The group form's hot copy has a kernel for 16-byte fragments only (N >= 32 floats, N >= 32
-/// doubles): narrower passes keep the hint-free code.
-template <class T>
-constexpr bool group_hints_fit(int vec) {
-  return static_cast<std::size_t>(vec) * sizeof(T) == 16;
-}
-
 /// Launches the group form with finisher `fin`, which takes `smem` bytes of dynamic shared
 /// memory beside the windows (set as the kernel's limit when there are any).
 template <class S, class I, class V, class T, int VEC, class Fin>
@@ -637,13 +602,6 @@ void launch_balanced_group_fin(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
   const std::int64_t width = static_cast<std::int64_t>(G) * VEC;
   const dim3 grid(static_cast<unsigned>((w.nchunks * G + kSpmmBlock - 1) / kSpmmBlock),
                   static_cast<unsigned>((a.n + width - 1) / width));
-  if (w.hot != nullptr && !group_hints_fit<T>(VEC)) {
-    // Flagged ids would be read as column ids: prepare_balanced never asks for this.
-    throw DeviceError("nnz_balanced_seq: the hot copy asked for " +
-                          std::to_string(VEC * sizeof(T)) +
-                          "-byte fragments, which have no hinted kernel",
-                      0);
-  }
   auto launch = [&](auto kernel) {
     if (smem > 0) {
       SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -651,20 +609,17 @@ void launch_balanced_group_fin(const SpmmArgs<I, V, T>& a, const BalancedArgs<I,
     }
     kernel<<<grid, kSpmmBlock, smem, stream>>>(a, w, log2_int(G), fin);
   };
-  if constexpr (group_hints_fit<T>(VEC)) {
-    if (w.hot != nullptr) {
-      launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin, true>);
-      spmm_hinted_launch_count().fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-  }
-  launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin, false>);
+  launch(spmm_nnz_balanced_group_kernel<S, I, V, T, VEC, Fin>);
 }
 
+/// The group form with VEC-element fragments: compiled for 16-byte fragments (N > 16) and 8-byte
+/// ones (N <= 16) alone (spmm_group_form_vec), the fused bias epilogues for the 16-byte form
+/// (GCN's widths) only; other epilogues run through the generic finisher.
 template <class S, class I, class V, class T, int VEC>
 void launch_balanced_group_vec(const SpmmArgs<I, V, T>& a, const BalancedArgs<I, T>& w,
                                std::int64_t tile, cudaStream_t stream) {
-  dispatch_epilogue<S>(a.epi, [&](auto kind) {
+  constexpr bool kFused = kFusedBiasEpilogue<S> && VEC * sizeof(T) == 16;
+  dispatch_epilogue<S, kFused>(a.epi, [&](auto kind) {
     launch_balanced_group_fin<S, I, V, T, VEC>(a, w, tile, GroupStore<decltype(kind)::value>{}, 0,
                                                stream);
   });
@@ -683,16 +638,17 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
   if (w.nchunks == 0) {
     // No entries: every row is empty (the warp form's empty-row pass below writes them).
     form = BalancedForm::Warp;
-  } else if (balanced_uses_group_form(w.nnz, G, form)) {
-    const int gvec = balanced_group_vec(a);  // at most kWide
-    if (gvec == 4) {
-      if constexpr (kWide >= 4) launch_balanced_group_vec<S, I, V, T, 4>(a, w, tile, stream);
-    } else if (gvec == 2) {
-      launch_balanced_group_vec<S, I, V, T, 2>(a, w, tile, stream);
+  } else if (balanced_uses_group_form(w.nnz, G, form) &&
+             spmm_group_form_fits(a.n, static_cast<std::int64_t>(sizeof(T)))) {
+    // The planner asks for the group form only where its fragments fit N; ASpT's long-row pass
+    // (BySize) keeps the warp form otherwise.
+    if (balanced_group_vec(a) * sizeof(T) == 16) {
+      launch_balanced_group_vec<S, I, V, T, static_cast<int>(16 / sizeof(T))>(a, w, tile, stream);
     } else {
-      launch_balanced_group_vec<S, I, V, T, 1>(a, w, tile, stream);
+      launch_balanced_group_vec<S, I, V, T, static_cast<int>(8 / sizeof(T))>(a, w, tile, stream);
     }
   } else {
+    form = BalancedForm::Warp;
     const dim3 grid(static_cast<unsigned>((w.nchunks * 32 + kSpmmBlock - 1) / kSpmmBlock), ytiles);
     if (vec == kWide) {
       spmm_nnz_balanced_seq_kernel<S, I, V, T, kWide>
@@ -702,7 +658,7 @@ void launch_spmm_nnz_balanced_seq(const SpmmArgs<I, V, T>& a, const BalancedArgs
           <<<grid, kSpmmBlock, 0, stream>>>(a, w, log2_int(G));
     }
   }
-  if (!balanced_uses_group_form(w.nnz, G, form)) {
+  if (form == BalancedForm::Warp || !balanced_uses_group_form(w.nnz, G, form)) {
     spmm_empty_rows_kernel<I, T>
         <<<static_cast<unsigned>((a.rows + kSpmmBlock - 1) / kSpmmBlock), kSpmmBlock, 0, stream>>>(
             a.row_ptr, a.rows, a.n, a.c, a.ldc, a.epi, a.identity, w.row_map);

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "ops/cuda/common/l2_policy.cuh"
+#include "spindle/cuda/kernels/output.cuh"
 #include "spindle/operators.hpp"
 #include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
@@ -25,18 +26,6 @@ namespace spindle::detail::cuda {
 
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kWarp = 32;
-
-/// What happens to a finished output element t of row i, column n:
-///   t = act(t + bias[n])            (bias optional; act Identity = nothing)
-///   C(i, n) = accum ? accum.op(C(i, n), t) : t
-/// This is the GCN layer epilogue fused into the SpMM (bias + ReLU) and GraphBLAS's accumulator.
-template <class T>
-struct DenseEpilogue {
-  const T* bias = nullptr;  ///< device pointer, N entries, or nullptr
-  UnaryOp act = UnaryOp::Identity;
-  T act_scalar = T(0);
-  Accum accum{};
-};
 
 /// The epilogue's shape as a kernel template parameter. A kernel that stores finished rows in
 /// a hot loop is instantiated per kind, because the generic epilogue's code cost the group form
@@ -71,22 +60,6 @@ struct SpmmArgs {
   T identity{};
 };
 
-template <class T>
-__device__ __forceinline__ T finish_value(const DenseEpilogue<T>& e, T t, std::int64_t n) {
-  if (e.bias != nullptr) t = t + e.bias[n];
-  if (e.act != UnaryOp::Identity) t = apply_unary(e.act, t, e.act_scalar);
-  return t;
-}
-
-/// Writes the finished value t to *c (column n) through the epilogue.
-template <class T>
-__device__ __forceinline__ void store_finished(const DenseEpilogue<T>& e, T* c, T t,
-                                               std::int64_t n) {
-  t = finish_value(e, t, n);
-  if (e.accum.enabled) t = apply_binary(e.accum.op, *c, t);
-  *c = t;
-}
-
 /// The kind of epilogue e needs, on the host.
 template <class T>
 EpiKind epi_kind(const DenseEpilogue<T>& e) {
@@ -98,20 +71,20 @@ EpiKind epi_kind(const DenseEpilogue<T>& e) {
 
 /// Calls f(std::integral_constant<EpiKind, K>{}) for the instantiation that serves epilogue e
 /// under semiring S: Bias and BiasRelu where kFusedBiasEpilogue<S>, else Generic.
-template <class S, class T, class F>
+template <class S, bool kFused = kFusedBiasEpilogue<S>, class T, class F>
 void dispatch_epilogue(const DenseEpilogue<T>& e, F&& f) {
   switch (epi_kind(e)) {
     case EpiKind::Plain:
       f(std::integral_constant<EpiKind, EpiKind::Plain>{});
       return;
     case EpiKind::Bias:
-      if constexpr (kFusedBiasEpilogue<S>) {
+      if constexpr (kFused) {
         f(std::integral_constant<EpiKind, EpiKind::Bias>{});
         return;
       }
       break;
     case EpiKind::BiasRelu:
-      if constexpr (kFusedBiasEpilogue<S>) {
+      if constexpr (kFused) {
         f(std::integral_constant<EpiKind, EpiKind::BiasRelu>{});
         return;
       }
@@ -179,42 +152,6 @@ __device__ __forceinline__ Frag<T, VEC> load_frag(const T* p) {
     for (int i = 0; i < VEC; ++i) f.v[i] = __ldg(p + i);
   }
   return f;
-}
-
-/// load_frag with an evict-first L2 policy (sm_80+; load_frag before, and for other types): for
-/// gathers of B rows that are unlikely to be read again before they leave L2 (hot_columns.hpp).
-template <class T, int VEC>
-__device__ __forceinline__ Frag<T, VEC> load_frag_evict_first(const T* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr bool kF = std::is_same_v<T, float> && (VEC == 1 || VEC == 2 || VEC == 4);
-  constexpr bool kD = std::is_same_v<T, double> && (VEC == 1 || VEC == 2 || VEC == 4);
-  if constexpr (kF || kD) {
-    const unsigned long long pol = l2_policy_evict_first();
-    Frag<T, VEC> f;
-    if constexpr (kF && VEC == 4) {
-      asm("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
-          : "=f"(f.v[0]), "=f"(f.v[1]), "=f"(f.v[2]), "=f"(f.v[3])
-          : "l"(p), "l"(pol));
-    } else if constexpr (kF && VEC == 2) {
-      asm("ld.global.nc.L2::cache_hint.v2.f32 {%0, %1}, [%2], %3;"
-          : "=f"(f.v[0]), "=f"(f.v[1])
-          : "l"(p), "l"(pol));
-    } else if constexpr (kF) {
-      asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(f.v[0]) : "l"(p), "l"(pol));
-    } else if constexpr (VEC == 1) {
-      asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(f.v[0]) : "l"(p), "l"(pol));
-    } else {
-#pragma unroll
-      for (int h = 0; h < VEC / 2; ++h) {
-        asm("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;"
-            : "=d"(f.v[2 * h]), "=d"(f.v[2 * h + 1])
-            : "l"(p + 2 * h), "l"(pol));
-      }
-    }
-    return f;
-  }
-#endif
-  return load_frag<T, VEC>(p);
 }
 
 /// The widest vector (in elements, ≤ 16 bytes) usable for rows of `ld` elements starting at `p`.

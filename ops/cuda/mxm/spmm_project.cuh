@@ -175,13 +175,8 @@ void launch_project_vec(const SpmmArgs<I, T, T>& a, const BalancedArgs<I, T>& w,
                         const ProjectStore<T>& p, std::size_t smem, cudaStream_t stream) {
   using S = semiring::plus_times<T>;
   SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
-      spmm_nnz_balanced_group_kernel<S, I, T, T, VEC, ProjectStore<T>, false>,
+      spmm_nnz_balanced_group_kernel<S, I, T, T, VEC, ProjectStore<T>>,
       cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
-  if constexpr (group_hints_fit<T>(VEC)) {
-    SPINDLE_CUDA_CHECK(cudaFuncSetAttribute(
-        spmm_nnz_balanced_group_kernel<S, I, T, T, VEC, ProjectStore<T>, true>,
-        cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
-  }
   launch_balanced_group_fin<S, I, T, T, VEC>(a, w, 0, p, smem, stream);
 }
 
@@ -190,22 +185,16 @@ void launch_project_vec(const SpmmArgs<I, T, T>& a, const BalancedArgs<I, T>& w,
 template <class I, class T>
 void launch_balanced_project(const SpmmArgs<I, T, T>& a, const BalancedArgs<I, T>& w,
                              const ProjectStore<T>& p, cudaStream_t stream) {
+  // The group form's two fragment widths (spmm_group_form_fits: the caller checks N).
   const int gvec = balanced_group_vec(a);
   const std::size_t smem = ProjectStore<T>::shared_bytes(p.n, p.m, gvec);
-  if constexpr (sizeof(T) == 4) {
-    if (gvec == 4) {
-      launch_project_vec<I, T, 4>(a, w, p, smem, stream);
-    } else if (gvec == 2) {
-      launch_project_vec<I, T, 2>(a, w, p, smem, stream);
-    } else {
-      launch_project_vec<I, T, 1>(a, w, p, smem, stream);
-    }
+  if (gvec * sizeof(T) == 16) {
+    launch_project_vec<I, T, static_cast<int>(16 / sizeof(T))>(a, w, p, smem, stream);
+  } else if (gvec * sizeof(T) == 8) {
+    launch_project_vec<I, T, static_cast<int>(8 / sizeof(T))>(a, w, p, smem, stream);
   } else {
-    if (gvec == 2) {
-      launch_project_vec<I, T, 2>(a, w, p, smem, stream);
-    } else {
-      launch_project_vec<I, T, 1>(a, w, p, smem, stream);
-    }
+    throw InvalidArgument("mxm_relu_project: N = " + std::to_string(a.n) +
+                          " has no group-form fragment width");
   }
   SPINDLE_CUDA_CHECK_LAUNCH("spmm_nnz_balanced_group (projected)");
   if (w.nchunks > 1) {

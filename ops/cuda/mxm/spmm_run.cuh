@@ -20,12 +20,14 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/core/planner.hpp"
 #include "ops/core/spmm_limits.hpp"
+#include "ops/cuda/common/launch_record.hpp"
 #include "ops/cuda/mxm/aspt_prepare.hpp"
 #include "ops/cuda/mxm/aspt_tiled.cuh"
 #include "ops/cuda/mxm/coo_rows.cuh"
 #include "ops/cuda/mxm/cusparse_spmm.hpp"
-#include "ops/cuda/mxm/dense_util.cuh"
+#include "ops/cuda/mxm/dense_util.hpp"
 #include "ops/cuda/mxm/nnz_balanced_seq.cuh"
 #include "ops/cuda/mxm/parallel_reduce_vec.cuh"
 #include "ops/cuda/mxm/row_block.cuh"
@@ -42,22 +44,10 @@
 
 namespace spindle::detail::cuda {
 
-/// row_block on graphs below kSpmmSmallGraphNnz entries cuts rows into pieces of 8 blocks, not 1,
-/// and gives rows longer than kSpmmSmallGraphLongRow a block of their own (not from 256 entries,
-/// mxv's rule).
-/// A row block reduces with W·L threads per row (W columns of the pass, L lanes: the partition
-/// picks L = 4 when a row of the block has more than 64 entries), so with W = 8 a block of 200
-/// short rows took 26 rounds of 8 rows each. ncu on as20graph (H100, N = 8 and 256): 1300
-/// instructions per warp, a block's critical path 19 us; with rows of 65-256 entries in blocks
-/// of their own the row blocks keep L = 1 (32 rows per round).
-constexpr std::int64_t kSpmmSmallGraphLongRow = 64;
 /// Graphs below this many entries also try row_block at wide N (tuning, benchmark).
 constexpr std::int64_t kSpmmRowBlockAnyWidthBelowNnz = std::int64_t{1} << 20;
 /// The two partial buffers of nnz_balanced_seq stay under this (the chunk grows instead).
 constexpr std::int64_t kBalancedWorkspaceBudget = 128ll << 20;
-/// ASpT: rows longer than this leave the panels for the nnz-balanced long-row pass (one panel
-/// block would otherwise walk a 10^5-entry R-MAT row alone). About 16 average R-MAT rows.
-constexpr std::int64_t kAsptLongRow = 256;
 
 /// The partition of nnz_balanced_seq for chunk size W, computed once per (graph, W).
 template <class I>
@@ -79,23 +69,6 @@ const I* cached_chunk_rows(const Graph<I, V>& G, const I* d_row_ptr, std::int64_
     return s;
   });
   return slot.rows.template as<const I>();
-}
-
-/// The graph's flagged column ids for `hot` hot columns (hot_columns.hpp), in place or for the
-/// copy, built on first use. d_col_idx: the graph's device column ids. Its `hot` is 0 when the
-/// GPU had no room for them (remembered for the graph: the gathers then run without hints, which
-/// changes no result).
-template <class I, class V>
-const HotColumnsSlot& cached_hot_columns(const Graph<I, V>& G, const I* d_col_idx, std::int64_t hot,
-                                         bool in_place, cudaStream_t stream) {
-  // Slots built while the tests' hook budget is set skip the skew check (build_hot_columns), so
-  // they are cached apart from the rule's: a rule-sized call never reuses ids it would refuse.
-  const std::string key = "cuda.mxm.hot_columns." + std::to_string(hot) +
-                          (in_place ? ".in_place" : ".copy") +
-                          (spmm_gather_hints_override() > 0 ? ".hook" : "");
-  return G.template extension<HotColumnsSlot>(key, [&] {
-    return build_hot_columns<I>(d_col_idx, G.nnz(), G.cols(), hot, in_place, stream);
-  });
 }
 
 /// The device copy of the ASpT reordering (aspt_prepare.hpp) for one panel height.
@@ -176,61 +149,64 @@ const AsptSlot<I, VV>& cached_aspt(const Graph<I, V>& G, std::int64_t panel_rows
   });
 }
 
-/// Launch parameters an SpMM plan resolves to on a given graph.
+/// The launch parameters of a complete SpMM plan (plan_mxm_cuda / finalize_mxm_cuda), read
+/// into the runner's terms. Nothing is decided here: a plan the planner did not complete is
+/// refused.
 struct SpmmLaunch {
   MxmKernel kernel = MxmKernel::RowCacheSeq;
   int lanes = 32;             ///< parallel_reduce_vec lanes per row
   std::int64_t tile = 0;      ///< columns per pass (0: all)
-  std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: default)
-  std::int64_t long_row = 0;  ///< aspt_tiled long-row limit (0: default)
+  std::int64_t chunk = 0;     ///< nnz_balanced_seq nonzeros per chunk (0: the group form's window)
+  std::int64_t long_row = 0;  ///< aspt_tiled long-row limit
   std::int64_t split = 0;     ///< row_cache_seq: longest piece of the split form (0: whole rows)
   int seq_lanes = 0;          ///< row_cache_seq: lanes per row (0: as many as the columns need)
-  /// nnz_balanced_seq form, from LaunchParams::oversubscription (1: group, 2: warp, else size).
-  BalancedForm form = BalancedForm::BySize;
+  BalancedForm form = BalancedForm::Warp;  ///< nnz_balanced_seq's form (plan.params.form)
 };
 
-inline SpmmLaunch resolve_spmm_launch(const Plan& plan, const GraphStats& stats) {
+[[noreturn]] inline void throw_incomplete_spmm_plan(const Plan& plan) {
+  throw InvalidArgument("CUDA mxm: the plan '" + plan.describe() +
+                        "' is not one the planner makes (plans come complete from "
+                        "plan_mxm_cuda / finalize_mxm_cuda)");
+}
+
+inline SpmmLaunch resolve_spmm_launch(const Plan& plan) {
   SpmmLaunch l;
-  l.kernel = plan.mxm == MxmKernel::Auto ? MxmKernel::RowCacheSeq : plan.mxm;
-  if (plan.params.lanes_per_row > 0) {
-    l.lanes = pow2_lanes(plan.params.lanes_per_row);
-  } else {
-    l.lanes = 4;
-    while (l.lanes < 32 && l.lanes < stats.avg_row) l.lanes *= 2;
-  }
+  l.kernel = plan.mxm;
+  l.lanes = plan.params.lanes_per_row;
   l.tile = plan.params.tile;
   l.chunk = l.kernel == MxmKernel::NnzBalancedSeq ? plan.params.items_per_worker : 0;
   l.split = l.kernel == MxmKernel::RowCacheSeq
                 ? std::max<std::int64_t>(0, plan.params.items_per_worker)
                 : 0;
-  l.seq_lanes = l.kernel == MxmKernel::RowCacheSeq && plan.params.lanes_per_row > 0
-                    ? pow2_lanes(plan.params.lanes_per_row)
-                    : 0;
-  l.form = plan.params.oversubscription == 1   ? BalancedForm::Group
-           : plan.params.oversubscription == 2 ? BalancedForm::Warp
-                                               : BalancedForm::BySize;
-  l.long_row = l.kernel == MxmKernel::AsptTiled && plan.params.items_per_worker > 0
-                   ? plan.params.items_per_worker
-                   : kAsptLongRow;
+  l.seq_lanes = l.kernel == MxmKernel::RowCacheSeq ? plan.params.lanes_per_row : 0;
+  if (l.kernel == MxmKernel::NnzBalancedSeq) {
+    if (plan.params.form == KernelForm::BalancedGroup) {
+      l.form = BalancedForm::Group;
+    } else if (plan.params.form == KernelForm::BalancedWarp) {
+      l.form = BalancedForm::Warp;
+    } else {
+      throw_incomplete_spmm_plan(plan);
+    }
+  }
+  l.long_row = l.kernel == MxmKernel::AsptTiled ? plan.params.items_per_worker : 0;
+  if ((l.kernel == MxmKernel::ParallelReduceVec && l.lanes <= 0) ||
+      (l.kernel == MxmKernel::AsptTiled && l.long_row <= 0)) {
+    throw_incomplete_spmm_plan(plan);
+  }
   return l;
 }
 
-/// What a launch of nnz_balanced_seq needs beside the form and tile: the arguments (with the
-/// flagged column ids where the hot copy applies), the partition, the partial buffers and the
-/// hot copy, freed stream-ordered with this object, and the copy's L2 window, closed first
-/// (members are destroyed in reverse order).
+/// What a launch of nnz_balanced_seq needs beside the form and tile: the arguments, the
+/// partition and the partial buffers (freed stream-ordered with this object).
 template <class I, class VV, class T>
 struct BalancedSetup {
   SpmmArgs<I, VV, T> a;
   BalancedArgs<I, T> w;
   DeviceBuffer ws;
-  DeviceBuffer hot;
-  PersistingWindow window;
 };
 
 /// Prepares the balanced kernel on the CSR in `a` (whose structure is G's, or the ASpT long-row
-/// CSR with row_map): chunk size, the partition (cached on G under `tag`), partial buffers and
-/// the group form's hot copy of B (made here, on `stream`, under its L2 window).
+/// CSR with row_map): chunk size, the partition (cached on G under `tag`) and partial buffers.
 template <class I, class VV, class T, class V>
 BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64_t nnz,
                                          const I* row_map, const Graph<I, V>& G,
@@ -241,8 +217,9 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
   BalancedArgs<I, T>& w = setup.w;
   w.nnz = nnz;
   const int lanes = seq_group_lanes(a.n, balanced_seq_vec(a), tile);
-  const bool group_form = balanced_uses_group_form(nnz, lanes, form);
-  // The group form's fragment width and lanes per row (its window size and hot copy use both).
+  const bool group_form = balanced_uses_group_form(nnz, lanes, form) &&
+                          spmm_group_form_fits(a.n, static_cast<std::int64_t>(sizeof(T)));
+  // The group form's fragment width and lanes per row (its window size uses both).
   const int gvec = balanced_group_vec(a);
   const int glanes = seq_group_lanes(a.n, gvec, tile);
   if (chunk_req <= 0 && group_form) {
@@ -272,49 +249,7 @@ BalancedSetup<I, VV, T> prepare_balanced(const SpmmArgs<I, VV, T>& a, std::int64
       "nnz_balanced_seq partials");
   w.ws_head = setup.ws.template as<T>();
   w.ws_tail = w.ws_head + w.nchunks * a.n;
-  SpmmArgs<I, VV, T>& ga = setup.a;
-  ga = a;
-  if (group_form && row_map == nullptr && nnz > 0 && G.cols() < kSpmmHotMaxCols<I> &&
-      group_hints_fit<T>(gvec)) {
-    // Gather hints (hot_columns.hpp): the hot columns' B rows read in place, or from `passes`
-    // slabs of `width` values per hot row in a copy under one window; spmm_hot_rule holds the
-    // rule and the budget.
-    const std::int64_t width = std::int64_t{glanes} * gvec;
-    const std::int64_t passes = (a.n + width - 1) / width;
-    const std::int64_t elem = static_cast<std::int64_t>(sizeof(T));
-    const SpmmHotRule rule =
-        spmm_hot_rule(G.cols(), std::min(a.n, width) * elem, passes * width * elem, passes);
-    if (rule.rows > 0 && !rule.copy && passes == 1) {
-      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, rule.rows, true, stream);
-      if (slot.hot > 0) {
-        // A flagged id is its column's: the kernel reads it at w.hot + id·w.hot_ld + its lanes'
-        // columns, which is B's own row (one pass: no slab offset).
-        ga.col_idx = slot.col.template as<const I>();
-        w.hot = a.b;
-        w.hot_rows = 0;
-        w.hot_ld = a.ldb;
-      }
-    } else if (rule.rows > 0 && rule.copy) {
-      const HotColumnsSlot& slot = cached_hot_columns(G, a.col_idx, rule.rows, false, stream);
-      if (slot.hot > 0) {
-        const std::size_t bytes = static_cast<std::size_t>(passes * slot.hot * width) * sizeof(T);
-        try {
-          setup.hot = DeviceBuffer(bytes, "nnz_balanced_seq hot copy");
-        } catch (const OutOfMemory&) {
-          // No room for the copy this time: the gathers run as without it (same results).
-        }
-        if (setup.hot.get() != nullptr) {
-          setup.window.open(setup.hot.get(), bytes, stream);
-          launch_hot_copy<T, I>(slot.order.template as<const I>(), slot.hot, a.b, a.ldb, a.n, width,
-                                passes, setup.hot.template as<T>(), stream);
-          ga.col_idx = slot.col.template as<const I>();
-          w.hot = setup.hot.template as<const T>();
-          w.hot_rows = slot.hot;
-          w.hot_ld = width;
-        }
-      }
-    }
-  }
+  setup.a = a;
   return setup;
 }
 
@@ -418,8 +353,9 @@ template <class S, class I, class VV, class V>
 void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a,
               const Graph<I, V>& G, cudaStream_t stream) {
   using T = typename S::value_type;
-  const SpmmLaunch l = resolve_spmm_launch(plan, G.stats());
+  const SpmmLaunch l = resolve_spmm_launch(plan);
   constexpr int kWide = static_cast<int>(16 / sizeof(T));
+  if (plan.mxm != MxmKernel::Spmv) record_launch(plan, OpKind::Mxm, plan.mxm);
   switch (l.kernel) {
     case MxmKernel::ParallelReduceVec:
       launch_spmm_parallel_reduce_vec<S>(a, l.lanes, stream);
@@ -439,29 +375,19 @@ void run_spmm(const Plan& plan, const SpmmArgs<I, VV, typename S::value_type>& a
       return;
     case MxmKernel::Spmv:
       // N = 1 without an epilogue is an mxv (plan.mxv / params: the mxv rules' pick).
-      if (a.n == 1 && a.ldb == 1 && a.ldc == 1 && a.epi.bias == nullptr &&
-          a.epi.act == UnaryOp::Identity && !a.epi.accum.enabled) {
-        spmv_dense<S>(plan, G, a.b, a.c, stream);
-        return;
+      if (a.n != 1 || a.ldb != 1 || a.ldc != 1 || a.epi.bias != nullptr ||
+          a.epi.act != UnaryOp::Identity || a.epi.accum.enabled) {
+        throw_incomplete_spmm_plan(plan);
       }
-      if (plan_logging_enabled()) {
-        Plan instead = plan;
-        instead.mxm = MxmKernel::RowBlock;
-        instead.params = LaunchParams{};
-        instead.reason = "spmv needs N = 1 and no bias, activation or accumulator";
-        log_plan(instead);
-      }
-      [[fallthrough]];
+      spmv_dense<S>(plan, G, a.b, a.c, stream);
+      return;
     case MxmKernel::RowBlock: {
       // Small graphs keep rows up to 8 blocks' worth in one block, so one launch (mxv's rule,
       // mxv_entry.cuh: launch-bound there, a second launch costs more than the long row).
-      // Rows longer than `shared` entries get a block of their own: params.items_per_worker when
-      // set (tuner, benchmark), else kSpmmSmallGraphLongRow on small graphs and mxv's 256 above.
+      // Rows longer than params.items_per_worker entries get a block of their own (0: mxv's 256;
+      // the planner sets kSpmmSmallGraphLongRow on small graphs).
       const bool small = static_cast<std::int64_t>(G.nnz()) < kSpmmSmallGraphNnz;
-      const std::int64_t req = plan.mxm == MxmKernel::RowBlock
-                                   ? std::max<std::int64_t>(plan.params.items_per_worker, 0)
-                                   : 0;
-      const std::int64_t shared = req > 0 ? req : small ? kSpmmSmallGraphLongRow : 0;
+      const std::int64_t shared = std::max<std::int64_t>(plan.params.items_per_worker, 0);
       const RowBlockPartition part = row_block_partition(
           G, 256, small ? kRowBlockSmallGraphLongFactor : kRowBlockLongFactor, shared);
       DeviceBuffer partial(static_cast<std::size_t>(part.pieces * a.n) * sizeof(T),
@@ -524,7 +450,9 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
     p.params = LaunchParams{};
     p.params.block_threads = 256;
     p.params.lanes_per_row = lanes;
-    p.params.oversubscription = form;
+    p.params.form = form == 1   ? KernelForm::BalancedGroup
+                    : form == 2 ? KernelForm::BalancedWarp
+                                : KernelForm::Default;
     p.params.items_per_worker = items;
     p.params.tile = tile;
     p.forced = false;
@@ -558,10 +486,12 @@ inline std::vector<Plan> spmm_tuning_candidates(const Plan& base, std::int64_t n
 /// marked tuned with a reason that lists every time. Nothing is cached here.
 template <class S, class I, class VV, class V>
 std::vector<std::pair<Plan, double>> time_spmm_candidates(
-    const Plan& planned, const SpmmArgs<I, VV, typename S::value_type>& a, const Graph<I, V>& G,
-    cudaStream_t stream, int reps) {
+    const Plan& planned, const MxmInfo& info, const SpmmArgs<I, VV, typename S::value_type>& a,
+    const Graph<I, V>& G, cudaStream_t stream, int reps) {
   std::vector<std::pair<Plan, double>> out;
-  for (const Plan& p : spmm_tuning_candidates(planned, a.n, static_cast<std::int64_t>(G.nnz()))) {
+  for (Plan p : spmm_tuning_candidates(planned, a.n, static_cast<std::int64_t>(G.nnz()))) {
+    // Each candidate runs as the planner completes it; one that cannot run is not timed.
+    if (!finalize_mxm_cuda(p, G.stats(), info, device_caps()).empty()) continue;
     out.emplace_back(p, median_ms([&] { run_spmm<S>(p, a, G, stream); }, reps));
   }
   return out;
@@ -585,16 +515,21 @@ inline std::string spmm_label(const Plan& p) {
       p.params.lanes_per_row > 0) {
     s += "/" + std::to_string(p.params.lanes_per_row) + " lanes";
   }
-  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.oversubscription == 1) s += "/group form";
-  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.oversubscription == 2) s += "/warp form";
+  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.form == KernelForm::BalancedGroup) {
+    s += "/group form";
+  }
+  if (p.mxm == MxmKernel::NnzBalancedSeq && p.params.form == KernelForm::BalancedWarp) {
+    s += "/warp form";
+  }
   return s;
 }
 
 /// Times the candidates for `a` and returns the winner (tuned = true).
 template <class S, class I, class VV, class V>
-Plan tune_spmm(const Plan& planned, const SpmmArgs<I, VV, typename S::value_type>& a,
-               const Graph<I, V>& G, cudaStream_t stream, int reps = 3) {
-  return pick_tuned(time_spmm_candidates<S>(planned, a, G, stream, reps),
+Plan tune_spmm(const Plan& planned, const MxmInfo& info,
+               const SpmmArgs<I, VV, typename S::value_type>& a, const Graph<I, V>& G,
+               cudaStream_t stream, int reps = 3) {
+  return pick_tuned(time_spmm_candidates<S>(planned, info, a, G, stream, reps),
                     "on this graph for N = " + std::to_string(a.n), &spmm_label);
 }
 

@@ -20,59 +20,12 @@
 
 #include "engine/src/cuda/cuda_check.hpp"
 #include "engine/src/cuda/timing.hpp"
+#include "ops/core/tuned.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/plan.hpp"
 #include "spindle/semiring.hpp"
 
 namespace spindle::detail::cuda {
-
-/// Tuned winners of mxm / sddmm cached on a graph, keyed by (op, width, semiring, value type,
-/// pattern or values): the CUDA entries run them instead of the planner's rule-based pick.
-struct TunedMxmSlot : ExtensionSlot {
-  std::mutex mutex;
-  std::map<std::string, Plan> plans;
-};
-
-inline std::string tuned_key(const char* op, std::int64_t width, SemiringKind s, ValueKind t,
-                             bool pattern) {
-  return std::string(op) + "/" + std::to_string(width) + "/" + to_string(s) + "/" + to_string(t) +
-         (pattern ? "/pattern" : "/values");
-}
-
-template <class I, class V>
-TunedMxmSlot& tuned_slot(const Graph<I, V>& G) {
-  return G.template extension<TunedMxmSlot>("cuda.mxm.tuned",
-                                            [] { return std::make_unique<TunedMxmSlot>(); });
-}
-
-template <class I, class V>
-std::optional<Plan> find_tuned(const Graph<I, V>& G, const std::string& key) {
-  TunedMxmSlot& slot = tuned_slot(G);
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  const auto it = slot.plans.find(key);
-  if (it == slot.plans.end()) return std::nullopt;
-  return it->second;
-}
-
-template <class I, class V>
-void store_tuned(const Graph<I, V>& G, const std::string& key, const Plan& p) {
-  TunedMxmSlot& slot = tuned_slot(G);
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  slot.plans[key] = p;
-}
-
-/// The plan a CUDA entry runs (mxm, its projected form, sddmm): the tuned winner cached on G
-/// under `key` replaces the rule-based pick unless the descriptor forced a kernel. With
-/// `log_tuned`, a replacing winner is logged (SPINDLE_LOG=plan).
-template <class I, class V>
-Plan effective_plan(const Plan& planned, const Graph<I, V>& G, const std::string& key,
-                    bool log_tuned) {
-  if (planned.forced) return planned;
-  std::optional<Plan> t = find_tuned(G, key);
-  if (!t) return planned;
-  if (log_tuned) log_plan(*t);
-  return *t;
-}
 
 /// Median milliseconds of `reps` back-to-back calls of f after one untimed call (which builds
 /// cached partitions / reorderings), timed by the engine's time_runs: device time only, so

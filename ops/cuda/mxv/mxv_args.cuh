@@ -16,8 +16,8 @@
 #include <type_traits>
 
 #include "engine/src/cuda/graph_device.hpp"
-#include "ops/cuda/common/device_output.cuh"
 #include "ops/cuda/common/l2_policy.cuh"
+#include "spindle/cuda/kernels/output.cuh"
 #include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
 

@@ -38,13 +38,10 @@ template void launch_gather<std::uint8_t, std::int32_t>(const std::uint8_t*, con
 template void launch_gather<std::uint8_t, std::int64_t>(const std::uint8_t*, const std::int64_t*,
                                                         std::int64_t, std::uint8_t*, cudaStream_t);
 
-void log_mxv_fallback(const Plan& plan, MxvKernel instead, const std::string& why) {
-  if (!plan_logging_enabled()) return;
-  Plan p = plan;
-  p.reason = std::string(to_string(plan.mxv)) + " declined (" + why + "); ran " +
-             to_string(instead) + " instead";
-  p.mxv = instead;
-  log_plan(p);
+void throw_incomplete_mxv_plan(const Plan& plan) {
+  throw InvalidArgument("CUDA mxv: the plan '" + plan.describe() +
+                        "' is not one the planner makes (plans come complete from "
+                        "plan_mxv_cuda / finalize_mxv_cuda)");
 }
 
 }  // namespace spindle::detail::cuda

@@ -41,9 +41,11 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
 #include "ops/core/vxm_push.hpp"
-#include "ops/cuda/common/device_output.cuh"
 #include "ops/cuda/common/grid.hpp"
+#include "ops/cuda/common/launch_record.hpp"
 #include "ops/cuda/common/output_rule.hpp"
+#include "spindle/cuda/kernels/output.cuh"
+#include "spindle/detail/cuda_semirings.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle::detail::cuda {
@@ -353,7 +355,13 @@ void vxm_push(const Plan& plan, const PushInput& in, Vector<typename S::value_ty
     (void)plan, (void)in, (void)w, (void)mask, (void)accum, (void)u, (void)A, (void)replace;
     throw Unsupported(std::string("push_scatter: ") + to_string(S::kind) +
                       " has no push (its add would depend on the order of the atomics)");
+  } else if constexpr (!cuda_precompiled(OpKind::Vxm, S::kind)) {
+    // The planner pushes precompiled semirings only (push_candidate).
+    (void)plan, (void)in, (void)w, (void)mask, (void)accum, (void)u, (void)A, (void)replace;
+    throw Unsupported(std::string("push_scatter: ") + to_string(S::kind) +
+                      " is not precompiled for vxm in this build (SPINDLE_CUDA_SEMIRINGS)");
   } else {
+    record_launch(plan, OpKind::Vxm, MxvKernel::PushScatter);
     using VV = PushValues<S, V>;
     Context& ctx = context();
     std::lock_guard<std::recursive_mutex> lock(ctx.mutex);

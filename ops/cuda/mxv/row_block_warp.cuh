@@ -43,32 +43,6 @@
 
 namespace spindle::detail::cuda {
 
-/// The warp form's tasks for A (build_row_block_warps), uploaded once and cached on the graph
-/// (partition.cu). block_threads reports the 1024-thread blocks.
-template <class I, class V>
-RowBlockPartition row_block_warp_partition(const Graph<I, V>& A);
-
-/// The simple path's runs (build_row_block_warp_runs), uploaded once and cached on the graph.
-template <class I, class V>
-RowBlockPartition row_block_warp_run_partition(const Graph<I, V>& A);
-
-/// Shared memory the warp form takes per block over relabelled columns, staging included: the
-/// rest of u's hot copy fills it. 192 KB (+ 1 KB the runtime reserves per block) keeps the SM's
-/// carveout at 196 KB and leaves 60 KB of L1 for the cold gathers; one step more and the carveout
-/// jumps to 228 KB, leaving 28 KB of L1. An exploration harness, H200, R-MAT scale
-/// 22, fp32, the kernel alone (ms; cuSPARSE's best 0.490 values / 0.487 pattern, same process):
-///   hot copy of u  | 32 K (128 KB) | 36 K   | 40 K (160 KB) | 44 K (228 KB carveout) | 48 K
-///   values         | 0.3816        | 0.3748 | 0.3664        | 0.4491                 | 0.4487
-///   pattern (A^T)  | 0.3290        | 0.3228 | 0.3139        | 0.3708                 | 0.3656
-/// (48 K from an earlier run of the same binary; cold gathers through L1, policy 1 below). R-MAT
-/// 21: 0.1798 -> 0.1778 (values), 0.1565 -> 0.1570 (pattern). With 8-byte values the staging
-/// doubles and the hot copy stays at 128 KB.
-///
-/// The simple path's runs kernel adds 32 bytes of row-end bits per warp (1 KB per block): the
-/// budget is 193 KB so that its hot copy keeps the same 40 K columns (193 KB + 1 KB reserved still
-/// fits the 196 KB carveout).
-inline constexpr std::int64_t kRowBlockWarpSmemBudget = 193 * 1024;
-
 /// How the warp form gathers the columns past its shared copy of u: 0 around L1 and kept last in
 /// L2 (ld_gather_cold, the row_block default), 1 through L1 and kept last in L2, 2 plain __ldg.
 /// With the hot columns in shared memory L1 holds only cold lines, and letting them in was never
@@ -78,36 +52,14 @@ inline constexpr std::int64_t kRowBlockWarpSmemBudget = 193 * 1024;
 /// through it.)
 inline constexpr int kRowBlockWarpCold = 1;
 
-/// Bytes of dynamic shared memory the warp form needs: the warps' staging (plus presence bytes
-/// on the general path) and `hs` entries of u.
-template <class T, bool kGeneral>
-constexpr std::int64_t row_block_warp_smem(std::int64_t hs) {
-  return static_cast<std::int64_t>(kRowBlockWarpWarps) * kRowBlockWarpEntries *
-             static_cast<std::int64_t>(sizeof(T) + (kGeneral ? 1 : 0)) +
-         hs * static_cast<std::int64_t>(sizeof(T));
-}
+/// The warp form's tasks for A (build_row_block_warps), uploaded once and cached on the graph
+/// (partition.cu). block_threads reports the 1024-thread blocks.
+template <class I, class V>
+RowBlockPartition row_block_warp_partition(const Graph<I, V>& A);
 
-/// 32-bit words of row-end bits per warp in the runs kernel (one bit per entry of a task).
-inline constexpr int kRowBlockWarpEndWords = kRowBlockWarpEntries / 32;
-
-/// Bytes of dynamic shared memory the simple path's runs kernel needs: the warps' staging, their
-/// row-end bits and `hs` entries of u.
-template <class T>
-constexpr std::int64_t row_block_warp_runs_smem(std::int64_t hs) {
-  return static_cast<std::int64_t>(kRowBlockWarpWarps) *
-             (kRowBlockWarpEntries * static_cast<std::int64_t>(sizeof(T)) +
-              kRowBlockWarpEndWords * 4) +
-         hs * static_cast<std::int64_t>(sizeof(T));
-}
-
-/// Entries of u the warp form copies into shared memory over relabelled columns (plain calls, the
-/// runs kernel): what fits beside its staging in kRowBlockWarpSmemBudget (fp32: 40960, fp64:
-/// 16384).
-template <class T>
-constexpr std::int64_t row_block_warp_hot_entries() {
-  return (kRowBlockWarpSmemBudget - row_block_warp_runs_smem<T>(0)) /
-         static_cast<std::int64_t>(sizeof(T));
-}
+/// The simple path's runs (build_row_block_warp_runs), uploaded once and cached on the graph.
+template <class I, class V>
+RowBlockPartition row_block_warp_run_partition(const Graph<I, V>& A);
 
 /// One warp's loads for a task: its descriptor, and its entries' column ids and values (lane
 /// `lane` holds entries lane, lane + 32, ...).
@@ -322,12 +274,6 @@ void launch_row_block_warp(const MxvArgs<T, I, VV>& a, std::int64_t tasks, const
   }
 }
 
-/// Whether plain calls with these types run the runs kernel below: 4-byte values and indices (the
-/// planner's warp-form case). With 8-byte ones it loses its next-task prefetch and spills under
-/// the 64-register cap, so they keep mxv_row_block_warp_kernel.
-template <class T, class I>
-inline constexpr bool kRowBlockWarpRuns = sizeof(T) == 4 && sizeof(I) == 4;
-
 /// The simple path's warp form over runs (build_row_block_warp_runs): whole rows, at most 256
 /// entries per run whatever the rows' lengths, and pieces of rows longer than 256. Loads and
 /// gathers as mxv_row_block_warp_kernel (one task ahead, hot columns of u in shared memory); a
@@ -541,6 +487,23 @@ void launch_row_block_warp_runs(const MxvArgs<T, I, VV>& a, std::int64_t tasks,
     mxv_row_block_long_kernel<S, false>
         <<<static_cast<unsigned>((n_long + 127) / 128), 128, 0, stream>>>(longs, n_long, partial,
                                                                           partial_has, a.out);
+  }
+}
+
+/// The warp form of a plain call: the runs kernel where kRowBlockWarpRuns<T, I>, the lane-group
+/// kernel otherwise (one explicit instantiation per semiring and types, ops/cuda/mxv/families.hpp).
+template <class S, class T, class I, class VV>
+void launch_row_block_warp_dispatch(const MxvArgs<T, I, VV>& a, std::int64_t tasks,
+                                    const RowBlockDesc* desc, std::int64_t n_long,
+                                    const RowBlockLong* longs, std::int64_t pieces, void* ws,
+                                    std::int64_t hot, int sm_count,
+                                    std::int64_t smem_per_block_optin, cudaStream_t stream) {
+  if constexpr (kRowBlockWarpRuns<T, I>) {
+    launch_row_block_warp_runs<S>(a, tasks, desc, n_long, longs, pieces, ws, hot, sm_count,
+                                  smem_per_block_optin, stream);
+  } else {
+    launch_row_block_warp<S, false>(a, tasks, desc, n_long, longs, pieces, ws, hot, sm_count,
+                                    smem_per_block_optin, stream);
   }
 }
 

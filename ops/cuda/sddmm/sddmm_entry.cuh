@@ -11,18 +11,21 @@
 #include "engine/src/cuda/device_mirror.hpp"
 #include "ops/core/backend.hpp"
 #include "ops/core/planner.hpp"
-#include "ops/cuda/mxm/dense_util.cuh"
+#include "ops/cuda/generic/generic_entry.hpp"
+#include "ops/cuda/mxm/dense_util.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
 #include "ops/cuda/mxm/semiring_identity.hpp"
+#include "ops/cuda/sddmm/families.hpp"
 #include "ops/cuda/sddmm/sddmm_run.cuh"
+#include "spindle/detail/cuda_semirings.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle::detail::cuda {
 
 template <class Sr, class I, class V>
-void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum accum,
-           const Graph<I, V>& S, const DenseMatrix<typename Sr::value_type>& X,
-           const DenseMatrix<typename Sr::value_type>& Y, bool transpose_b) {
+void sddmm_specialized(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum accum,
+                       const Graph<I, V>& S, const DenseMatrix<typename Sr::value_type>& X,
+                       const DenseMatrix<typename Sr::value_type>& Y, bool transpose_b) {
   using T = typename Sr::value_type;
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
@@ -44,8 +47,6 @@ void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum ac
                                        cudaMemcpyHostToDevice, ctx.stream));
   }
   const DeviceCsr<I, Pattern> structure = device_pattern(S);
-  const Plan use = effective_plan(
-      plan, S, tuned_key("sddmm", X.cols(), Sr::kind, value_kind_of<T>(), is_pattern_v<V>), true);
   auto run = [&](const auto* vals) {
     using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
     SddmmArgs<I, VV, T> a;
@@ -60,7 +61,7 @@ void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum ac
     a.out = d_out.as<T>();
     a.accum = accum;
     a.identity = identity_of<Sr>();
-    run_sddmm<Sr>(use, a, structure, S, ctx.stream);
+    run_sddmm<Sr>(plan, a, structure, S, ctx.stream);
   };
   if constexpr (is_pattern_v<V>) {
     run(static_cast<const Pattern*>(nullptr));
@@ -70,6 +71,19 @@ void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum ac
   SPINDLE_CUDA_CHECK(
       cudaMemcpyAsync(out.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, ctx.stream));
   ctx.synchronize();
+}
+
+template <class Sr, class I, class V>
+void sddmm(const Plan& plan, std::vector<typename Sr::value_type>& out, Accum accum,
+           const Graph<I, V>& S, const DenseMatrix<typename Sr::value_type>& X,
+           const DenseMatrix<typename Sr::value_type>& Y, bool transpose_b) {
+  if constexpr (cuda_precompiled(OpKind::Sddmm, Sr::kind)) {
+    if (plan.sddmm != SddmmKernel::Generic) {
+      sddmm_specialized<Sr>(plan, out, accum, S, X, Y, transpose_b);
+      return;
+    }
+  }
+  generic_sddmm(plan, builtin_generic<Sr>(), out, accum, S, X, Y, transpose_b);
 }
 
 template <class Sr, class I, class V>
@@ -100,31 +114,44 @@ TuneResult tune_sddmm_impl(const Graph<I, V>& S, std::int64_t k, const TuneOptio
   const Plan planned = plan_sddmm_cuda(S.stats(), info, device_caps(), Descriptor{});
   const DeviceCsr<I, Pattern> structure = device_pattern(S);
   const int reps = options.repetitions > 0 ? options.repetitions : 3;
-  auto run = [&](const auto* vals) {
-    using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
-    SddmmArgs<I, VV, T> a;
-    a.nnz = S.nnz();
-    a.k = k;
-    a.col_idx = structure.col_idx;
-    a.vals = vals;
-    a.x = x.as<const T>();
-    a.ldx = k;
-    a.y = y.as<const T>();
-    a.ldy = k;
-    a.out = out.as<T>();
-    a.identity = identity_of<Sr>();
-    for (SddmmKernel kk : {SddmmKernel::Vct, SddmmKernel::Iir, SddmmKernel::Wmt}) {
-      Plan p = planned;
-      p.sddmm = kk;
-      p.params = LaunchParams{};
-      r.candidates.emplace_back(
-          p, median_ms([&] { run_sddmm<Sr>(p, a, structure, S, ctx.stream); }, reps));
-    }
-  };
-  if constexpr (is_pattern_v<V>) {
-    run(static_cast<const Pattern*>(nullptr));
+  if constexpr (!cuda_precompiled(OpKind::Sddmm, Sr::kind)) {
+    // Only the generic kernel runs this semiring: it is the one candidate.
+    DenseMatrix<T> Xm(S.rows(), k, T(1));
+    DenseMatrix<T> Ym(S.cols(), k, T(1));
+    std::vector<T> o(static_cast<std::size_t>(S.nnz()));
+    r.candidates.emplace_back(planned, median_ms(
+                                           [&] {
+                                             generic_sddmm(planned, builtin_generic<Sr>(), o,
+                                                           Accum::none(), S, Xm, Ym, false);
+                                           },
+                                           reps));
   } else {
-    run(device_csr<T>(S).values);
+    auto run = [&](const auto* vals) {
+      using VV = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
+      SddmmArgs<I, VV, T> a;
+      a.nnz = S.nnz();
+      a.k = k;
+      a.col_idx = structure.col_idx;
+      a.vals = vals;
+      a.x = x.as<const T>();
+      a.ldx = k;
+      a.y = y.as<const T>();
+      a.ldy = k;
+      a.out = out.as<T>();
+      a.identity = identity_of<Sr>();
+      for (SddmmKernel kk : {SddmmKernel::Vct, SddmmKernel::Iir, SddmmKernel::Wmt}) {
+        Plan p = planned;
+        p.sddmm = kk;
+        if (!finalize_sddmm_cuda(p, S.stats(), info).empty()) continue;
+        r.candidates.emplace_back(
+            p, median_ms([&] { run_sddmm<Sr>(p, a, structure, S, ctx.stream); }, reps));
+      }
+    };
+    if constexpr (is_pattern_v<V>) {
+      run(static_cast<const Pattern*>(nullptr));
+    } else {
+      run(device_csr<T>(S).values);
+    }
   }
   r.best = pick_tuned(r.candidates, "on this graph for K = " + std::to_string(k),
                       [](const Plan& p) { return std::string(to_string(p.sddmm)); });
@@ -151,3 +178,13 @@ TuneResult tune_sddmm(const Graph<I, V>& S, std::int64_t k, const TuneOptions& o
       const ::spindle::DenseMatrix<S::value_type>&, bool);                         \
   template ::spindle::TuneResult spindle::tune_sddmm<S, I, V>(                     \
       const ::spindle::Graph<I, V>&, std::int64_t, const ::spindle::TuneOptions&);
+
+/// Declares the SDDMM kernel families of every semiring precompiled for sddmm over T.
+#define SPINDLE_CUDA_SDDMM_EXTERN_(S, T, I, VV) SPINDLE_SDDMM_FAMILIES(extern, S, T, I, VV)
+#define SPINDLE_CUDA_SDDMM_EXTERN_S_(S, VVS)                      \
+  VVS(SPINDLE_CUDA_SDDMM_EXTERN_, S, S::value_type, std::int32_t) \
+  VVS(SPINDLE_CUDA_SDDMM_EXTERN_, S, S::value_type, std::int64_t)
+#define SPINDLE_CUDA_SDDMM_EXTERN_FAMILIES(T)                   \
+  namespace spindle::detail::cuda {                             \
+  SPINDLE_CUDA_SDDMM_SEMIRINGS(SPINDLE_CUDA_SDDMM_EXTERN_S_, T) \
+  }

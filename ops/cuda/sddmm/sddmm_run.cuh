@@ -12,6 +12,7 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/graph_device.hpp"
+#include "ops/cuda/common/launch_record.hpp"
 #include "ops/cuda/mxm/coo_rows.cuh"
 #include "ops/cuda/mxm/cusparse_spmm.hpp"
 #include "ops/cuda/mxm/tuning.hpp"
@@ -40,11 +41,11 @@ template <class S, class I, class VV, class V>
 void run_sddmm(const Plan& plan, SddmmArgs<I, VV, typename S::value_type> a,
                const DeviceCsr<I, Pattern>& structure, const Graph<I, V>& G, cudaStream_t stream) {
   using T = typename S::value_type;
+  record_launch(plan, OpKind::Sddmm, plan.sddmm);
   switch (plan.sddmm) {
     case SddmmKernel::Vct:
     case SddmmKernel::Iir:
     case SddmmKernel::Wmt:
-    case SddmmKernel::Auto:
       a.row_idx =
           cached_coo_rows(G, structure.row_ptr, structure.rows, structure.nnz, "csr", stream);
       if (plan.sddmm == SddmmKernel::Vct) {
@@ -71,8 +72,7 @@ void run_sddmm(const Plan& plan, SddmmArgs<I, VV, typename S::value_type> a,
       } else {
         throw Unsupported("sddmm: cuSPARSE computes plus_times only");
       }
-    case SddmmKernel::AsptTiled:
-    case SddmmKernel::CpuRowBalanced:
+    default:
       break;
   }
   throw InvalidArgument(std::string("sddmm: kernel ") + to_string(plan.sddmm) +

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "ops/cuda/common/device_output.cuh"
+#include "spindle/cuda/kernels/output.cuh"
 
 namespace spindle::detail::cuda {
 

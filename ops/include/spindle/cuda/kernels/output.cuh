@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// @file device_output.cuh
-/// @brief The GraphBLAS output step on the device (the CUDA twin of spindle/ops/cpu/output.hpp):
-/// given t(i) and whether it exists, w<mask> = accum(w, t) with the replace flag. Shared by
-/// every kernel with a vector result.
+/// @file output.cuh
+/// @brief The GraphBLAS output steps on the device, shared by every CUDA kernel (specialized and
+/// generic): the vector result w<mask> = accum(w, t) with the replace flag (the CUDA twin of
+/// spindle/ops/cpu/output.hpp), and the dense epilogue of mxm, C = accum(C, act(t + bias)).
 
 #include <cstdint>
 
-#include "engine/src/cuda/device_mirror.hpp"
+#include "spindle/cuda/device_views.hpp"
 #include "spindle/operators.hpp"
 
 namespace spindle::detail::cuda {
@@ -36,17 +36,6 @@ __device__ __forceinline__ bool mask_selects(const DeviceMask& m, std::int64_t i
   if (s && !m.structural) s = mask_value_nonzero(m.values, m.elem, i);
   return s != m.complement;
 }
-
-/// Where and how a kernel writes its vector result.
-template <class T>
-struct VectorResult {
-  T* w = nullptr;
-  std::uint8_t* present = nullptr;  ///< nullptr: the result is known full, no presence to write
-  DeviceMask mask;
-  Accum accum;
-  bool replace = false;
-  T identity{};  ///< written to absent slots on the simple path (their value is unspecified)
-};
 
 /// Writes t(i). kGeneral = false is the simple path: no mask, no accumulator.
 template <bool kGeneral, class T>
@@ -78,6 +67,23 @@ __device__ __forceinline__ void write_result(const VectorResult<T>& r, std::int6
       if (r.present != nullptr) r.present[i] = 0;
     }
   }
+}
+
+/// The dense epilogue (DenseEpilogue, device_views.hpp) applied to t, column n.
+template <class T>
+__device__ __forceinline__ T finish_value(const DenseEpilogue<T>& e, T t, std::int64_t n) {
+  if (e.bias != nullptr) t = t + e.bias[n];
+  if (e.act != UnaryOp::Identity) t = apply_unary(e.act, t, e.act_scalar);
+  return t;
+}
+
+/// Writes the finished value t to *c (column n) through the epilogue.
+template <class T>
+__device__ __forceinline__ void store_finished(const DenseEpilogue<T>& e, T* c, T t,
+                                               std::int64_t n) {
+  t = finish_value(e, t, n);
+  if (e.accum.enabled) t = apply_binary(e.accum.op, *c, t);
+  *c = t;
 }
 
 }  // namespace spindle::detail::cuda

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
+// CUDA mxm (SpMM) entries for T = double: every built-in semiring x I x V. Host code only: the
+// kernel families are declared extern here and compiled in the generated family files.
+#include "ops/core/instantiate.hpp"
+#include "ops/cuda/mxm/mxm_entry.cuh"
+
+SPINDLE_CUDA_MXM_EXTERN_FAMILIES(double)
+SPINDLE_FOR_EACH_SEMIRING_OF_T(SPINDLE_INSTANTIATE_CUDA_MXM_, double)
