@@ -11,11 +11,9 @@
 #include <utility>
 
 #include "algorithms/src/detail_common.hpp"
-#include "ops/cuda/gemm/split_tf32.hpp"
-#include "ops/cuda/mxm/mxm_project.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/cuda/tune.hpp"
 #include "spindle/ops/apply.hpp"
+#include "spindle/ops/gemm.hpp"
 #include "spindle/ops/mxm.hpp"
 #include "spindle/ops/reduce.hpp"
 
@@ -154,21 +152,18 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
                       std::is_same_v<T, float> && !last && !transformed && W.rows() <= W.cols() &&
                       model.weights[l + 1].rows() == W.cols() &&
                       !gcn_aggregate_first(W.cols(), model.weights[l + 1].cols(), options.order) &&
-                      detail::cuda::split_tf32_mlp_applies(A_hat.rows(), W.rows(), W.cols(),
-                                                           model.weights[l + 1].cols());
+                      gemm_relu_gemm_applies<T>(A_hat.rows(), W.rows(), W.cols(),
+                                                model.weights[l + 1].cols(), desc);
     if (pair || gcn_aggregate_first(W.rows(), W.cols(), options.order)) {
       tune_aggregate(in->cols());
       mxm(tmp, plus_times, A_hat, *in, desc);  // Â H
       report(GcnStage::Kind::Aggregate, W.rows(), W.rows(), false);
-      if constexpr (std::is_same_v<T, float>) {
-        if (pair && detail::cuda::gemm_split_tf32_mlp(ws.tmp[l + 1], tmp, W, &b, true,
-                                                      model.weights[l + 1])) {
-          out = DenseMatrix<T>();  // not computed: see GcnWorkspace::out
-          report(GcnStage::Kind::Transform, W.rows(), model.weights[l + 1].cols(), true, true);
-          transformed = true;
-          in_width = W.cols();
-          continue;
-        }
+      if (pair && gemm_relu_gemm(ws.tmp[l + 1], tmp, W, &b, true, model.weights[l + 1], desc)) {
+        out = DenseMatrix<T>();  // not computed: see GcnWorkspace::out
+        report(GcnStage::Kind::Transform, W.rows(), model.weights[l + 1].cols(), true, true);
+        transformed = true;
+        in_width = W.cols();
+        continue;
       }
       // (Where the pair declined after all, the layer ends as aggregated first.)
       transform(out, tmp);  // (Â H) W
@@ -187,8 +182,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
           !last && model.weights[l + 1].rows() == W.cols() &&
           !gcn_aggregate_first(W.cols(), model.weights[l + 1].cols(), options.order);
       if (options.fuse && desc.device == Device::Cuda && next_transforms_first &&
-          detail::cuda::mxm_relu_project(ws.tmp[l + 1], A_hat, tmp, b, model.weights[l + 1],
-                                         desc)) {
+          mxm_relu_project(ws.tmp[l + 1], A_hat, tmp, b, model.weights[l + 1], desc)) {
         out = DenseMatrix<T>();  // not computed: see GcnWorkspace::out
         report(GcnStage::Kind::Aggregate, W.cols(), model.weights[l + 1].cols(), true, true);
         transformed = true;

@@ -10,7 +10,6 @@
 
 #include "algorithms/src/detail_common.hpp"
 #include "spindle/cuda/tune.hpp"
-#include "spindle/detail/transpose_builder.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/ewise.hpp"
@@ -145,10 +144,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
     // vxm pulls over the rows of A^T: tune that product, which the loop's calls then look up.
     TuneOptions topt;
     topt.plan_cache = o.plan_cache;
-    // A^T sorted on the device, as the loop's first vxm would
-    // (spindle/detail/transpose_builder.hpp).
-    const detail::ScopedTransposeBuilder transpose_on(detail::cuda_transpose_builder());
-    result.tuned = tune_summary(tune_mxv<semiring::plus_times<T>>(A.transpose(), topt));
+    result.tuned = tune_summary(tune_vxm<semiring::plus_times<T>>(A, topt));
   }
 
   // Iteration k: x_new = A^T w, then one fused pass completes x_new (teleport, dangling rank),

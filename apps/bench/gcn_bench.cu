@@ -18,10 +18,10 @@
 #include "apps/bench/mxm_bench.cuh"
 #include "ops/cuda/gemm/split_tf32.hpp"
 #include "ops/cuda/mxm/mxm_fused.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/loaders/npy.hpp"
+#include "spindle/ops/gemm.hpp"
 #include "spindle/ops/mxm.hpp"
 
 using namespace spindle;

@@ -11,10 +11,10 @@
 #include "explain.hpp"
 #include "input.hpp"
 #include "output_file.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/npy.hpp"
+#include "spindle/ops/gemm.hpp"
 
 namespace spindle::cli {
 

@@ -10,8 +10,8 @@
 // normalized adjacency, a valued graph, from the loaded graph's statistics); --explain and the
 // vxm warning use the public planning entry points (plan_for_*, with a target DeviceCaps for
 // --explain).
-#include "../../ops/core/planner.hpp"
-#include "../../ops/core/vxm_push.hpp"
+#include "ops/core/planner.hpp"
+#include "ops/core/vxm_push.hpp"
 
 namespace spindle::cli {
 

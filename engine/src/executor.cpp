@@ -3,9 +3,16 @@
 
 #include <omp.h>
 
+#include <string>
+
 #include "spindle/error.hpp"
 
 namespace spindle {
+
+namespace detail {
+// Why CUDA cannot run here (engine/src/cuda/device_query.cpp, cuda_stub/device_stub.cpp).
+std::string cuda_unavailable_message();
+}  // namespace detail
 
 DeviceCaps reference_hopper_caps() {
   DeviceCaps c;
@@ -30,7 +37,9 @@ Device resolve_device(Device requested) {
       return cuda_available() ? Device::Cuda : Device::Cpu;
     case Device::Cuda:
       if (!built_with_cuda()) throw Unsupported("device cuda: this build of spindle has no CUDA");
-      if (!cuda_available()) throw Unsupported("device cuda: no CUDA device is visible");
+      if (!cuda_available()) {
+        throw Unsupported("device cuda: " + detail::cuda_unavailable_message());
+      }
       return Device::Cuda;
   }
   return Device::Cpu;

@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <string>
 
-#include "planner.hpp"  // relative: the CLI includes this header without the project root
+#include "ops/core/planner.hpp"
 #include "spindle/descriptor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/mask.hpp"

@@ -16,6 +16,7 @@
 #include "ops/core/planner.hpp"
 #include "ops/core/tuned.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
+#include "spindle/detail/transpose_builder.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle {
@@ -234,8 +235,16 @@ TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options) {
   return r;
 }
 
+template <class S, class I, class V>
+TuneResult tune_vxm(const Graph<I, V>& A, const TuneOptions& options) {
+  // A^T sorted on the device, as vxm's first call on CUDA would (transpose_builder.hpp).
+  const detail::ScopedTransposeBuilder transpose_on(detail::cuda_transpose_builder());
+  return tune_mxv<S>(A.transpose(), options);
+}
+
 #define SPINDLE_TUNE_(S, I, V)                                                   \
   template TuneResult tune_mxv<S, I, V>(const Graph<I, V>&, const TuneOptions&); \
+  template TuneResult tune_vxm<S, I, V>(const Graph<I, V>&, const TuneOptions&); \
   template std::string mxv_fingerprint<S, I, V>(const Graph<I, V>&);
 SPINDLE_FOR_EACH_SEMIRING(SPINDLE_TUNE_)
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "alg_test_utils.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
+#include "spindle/ops/gemm.hpp"
 
 namespace spindle::test {
 namespace {

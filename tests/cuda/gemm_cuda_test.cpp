@@ -18,8 +18,8 @@
 #include "cuda_test_util.hpp"
 #include "ops/cuda/gemm/gemm.hpp"
 #include "ops/cuda/gemm/split_tf32.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
+#include "spindle/ops/gemm.hpp"
 
 namespace spindle {
 namespace {

@@ -34,11 +34,23 @@ endif()
 step("configure consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${_build} -G ${GENERATOR}
      -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
      -DCMAKE_PREFIX_PATH=${_prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
-     "-DCMAKE_CXX_FLAGS=${_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_flags}")
+     "-DCMAKE_CXX_FLAGS=${_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_flags}"
+     "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
 step("build consumer" ${CMAKE_COMMAND} --build ${_build})
 step("run consumer" ${_build}/spindle_consumer)
 if(NOT STEP_OUTPUT MATCHES "spindle consumer: ok")
   message(FATAL_ERROR "install test: unexpected consumer output:\n${STEP_OUTPUT}")
+endif()
+# The user semiring on CUDA: built wherever nvcc and a CUDA package are, run (on the GPU when one
+# is visible, else it checks its plan only).
+if(CUDA_COMPILER)
+  if(NOT EXISTS ${_build}/spindle_consumer_cuda)
+    message(FATAL_ERROR "install test: the CUDA consumer was not built (nvcc: ${CUDA_COMPILER})")
+  endif()
+  step("run CUDA consumer" ${_build}/spindle_consumer_cuda)
+  if(NOT STEP_OUTPUT MATCHES "spindle cuda consumer: ok")
+    message(FATAL_ERROR "install test: unexpected CUDA consumer output:\n${STEP_OUTPUT}")
+  endif()
 endif()
 # The installed CLI runs too (installed only when the apps are built).
 if(WITH_CLI)

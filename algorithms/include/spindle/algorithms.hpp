@@ -3,8 +3,8 @@
 /// @file algorithms.hpp
 /// @brief Every Spindle algorithm (each written only against the ops/ API).
 #include "spindle/algorithms/bfs.hpp"
-#include "spindle/algorithms/dense_gemm.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/algorithms/sssp.hpp"
+#include "spindle/ops/gemm.hpp"

@@ -2,23 +2,43 @@
 // Device discovery through the CUDA runtime (compiled only in CUDA builds).
 #include <cuda_runtime_api.h>
 
+#include <string>
+
+#include "engine/src/cuda/device_probe.hpp"
+#include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle {
 
 bool built_with_cuda() noexcept { return true; }
 
-bool cuda_available() noexcept {
-  static const bool available = [] {
+namespace {
+// Why CUDA cannot run here ("" when it can): no visible device, or no kernel of this build for
+// the device's architecture (device_probe.cu).
+const std::string& cuda_unavailable_reason() {
+  static const std::string why = []() -> std::string {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
       cudaGetLastError();  // clear the sticky "no device" status
-      return false;
+      return "no CUDA device is visible";
     }
-    return count > 0;
+    return detail::cuda::kernels_missing_for_device();
   }();
-  return available;
+  return why;
 }
+}  // namespace
+
+bool cuda_available() noexcept {
+  try {
+    return cuda_unavailable_reason().empty();
+  } catch (...) {
+    return false;
+  }
+}
+
+namespace detail {
+std::string cuda_unavailable_message() { return cuda_unavailable_reason(); }
+}  // namespace detail
 
 const DeviceCaps& device_caps() {
   static const DeviceCaps caps = [] {

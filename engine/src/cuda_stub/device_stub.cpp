@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Built when CUDA is off: the device queries answer "no device".
+#include <string>
+
 #include "spindle/cuda/warm_up.hpp"
 #include "spindle/executor.hpp"
 
@@ -14,5 +16,9 @@ const DeviceCaps& device_caps() {
   static const DeviceCaps none{};
   return none;
 }
+
+namespace detail {
+std::string cuda_unavailable_message() { return "this build of spindle has no CUDA"; }
+}  // namespace detail
 
 }  // namespace spindle

@@ -60,6 +60,11 @@ template <class S, class I, class V>
 TuneResult tune_mxv(const Graph<I, V>& A, const TuneOptions& options = {});
 
 /// The fingerprint tune_mxv uses for (A, S) on the current device.
+/// tune_mxv for the product vxm runs (a pull over the rows of A^T): A's transpose is built as vxm
+/// builds it on CUDA (sorted on the device) and tuned; vxm calls over A then run the winner.
+template <class S, class I, class V>
+TuneResult tune_vxm(const Graph<I, V>& A, const TuneOptions& options = {});
+
 template <class S, class I, class V>
 std::string mxv_fingerprint(const Graph<I, V>& A);
 

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-/// @file dense_gemm.cpp
+/// @file gemm.cpp
 /// @brief C = A·B for dense row-major matrices: BLAS when the build found one, else a
 /// cache-blocked OpenMP loop. A dense helper for GCN, not a sparse kernel.
 
-#include "spindle/algorithms/dense_gemm.hpp"
+#include "spindle/ops/gemm.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "ops/cuda/gemm/gemm.hpp"
+#include "ops/cuda/gemm/split_tf32.hpp"
+#include "ops/cuda/mxm/mxm_project.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 #include "spindle/ops/detail/checks.hpp"
@@ -146,5 +149,63 @@ template std::string gemm_tuned<float>(DenseMatrix<float>&, const DenseMatrix<fl
                                        const DenseMatrix<float>&, Device);
 template std::string gemm_tuned<double>(DenseMatrix<double>&, const DenseMatrix<double>&,
                                         const DenseMatrix<double>&, Device);
+
+}  // namespace spindle
+
+// ---- the fused forms (GCN): the CUDA kernels where they apply ---------------------------------
+
+namespace spindle {
+
+template <class T>
+bool gemm_relu_gemm_applies(std::int64_t m, std::int64_t k, std::int64_t n1, std::int64_t n2,
+                            const Descriptor& desc) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return false;
+  } else {
+    return resolve_device(desc.device) == Device::Cuda &&
+           detail::cuda::split_tf32_mlp_applies(m, k, n1, n2);
+  }
+}
+
+template <class T>
+bool gemm_relu_gemm(DenseMatrix<T>& Tout, const DenseMatrix<T>& A, const DenseMatrix<T>& W1,
+                    const Vector<T>* b1, bool relu, const DenseMatrix<T>& W2,
+                    const Descriptor& desc) {
+  check_inner(A, W1);
+  check_inner(W1, W2);
+  if (b1 != nullptr && b1->size() != W1.cols()) {
+    throw DimensionMismatch("gemm_relu_gemm: the bias has " + std::to_string(b1->size()) +
+                            " entries for " + std::to_string(W1.cols()) + " hidden columns");
+  }
+  if constexpr (!std::is_same_v<T, float>) {
+    return false;
+  } else {
+    if (resolve_device(desc.device) != Device::Cuda) return false;
+    return detail::cuda::gemm_split_tf32_mlp(Tout, A, W1, b1, relu, W2);
+  }
+}
+
+template <class T, class I>
+bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix<T>& B,
+                      const Vector<T>& bias, const DenseMatrix<T>& W, const Descriptor& desc) {
+  if (resolve_device(desc.device) != Device::Cuda) return false;
+  return detail::cuda::mxm_relu_project(Z, A, B, bias, W, desc);
+}
+
+#define SPINDLE_FUSED_(T)                                                                        \
+  template bool gemm_relu_gemm_applies<T>(std::int64_t, std::int64_t, std::int64_t,             \
+                                          std::int64_t, const Descriptor&);                     \
+  template bool gemm_relu_gemm<T>(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix<T>&, \
+                                  const Vector<T>*, bool, const DenseMatrix<T>&,                 \
+                                  const Descriptor&);                                            \
+  template bool mxm_relu_project<T, std::int32_t>(DenseMatrix<T>&, const Graph<std::int32_t, T>&, \
+                                                  const DenseMatrix<T>&, const Vector<T>&,       \
+                                                  const DenseMatrix<T>&, const Descriptor&);     \
+  template bool mxm_relu_project<T, std::int64_t>(DenseMatrix<T>&, const Graph<std::int64_t, T>&, \
+                                                  const DenseMatrix<T>&, const Vector<T>&,       \
+                                                  const DenseMatrix<T>&, const Descriptor&);
+SPINDLE_FUSED_(float)
+SPINDLE_FUSED_(double)
+#undef SPINDLE_FUSED_
 
 }  // namespace spindle

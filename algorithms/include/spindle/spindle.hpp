@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// @file spindle.hpp
-/// @brief Umbrella header: the engine, every operation, loaders and algorithms (everything but
+/// @brief Umbrella header (the top layer, beside the algorithms): the engine, every operation,
+/// loaders and algorithms (everything but
 /// the Boost.Graph adapter, spindle/loaders/boost_graph.hpp, which needs Boost).
 #include "spindle/algorithms.hpp"
 #include "spindle/coo_builder.hpp"
