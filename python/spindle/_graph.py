@@ -101,6 +101,8 @@ class Graph:
     def _from_any(data, **kwargs):
         if isinstance(data, Graph):
             return data
+        if getattr(data, "__networkx_backend__", None) == "spindle":
+            return data.spindle_graph  # a graph the networkx backend converted
         if _is_scipy_sparse(data):
             return Graph.from_scipy(data, **kwargs)
         if _is_networkx_graph(data):

@@ -149,6 +149,8 @@ def test_conversion_keeps_labels_weights_and_direction():
     # a converted graph goes straight to the backend
     assert nx.pagerank(S, weight=None) == pytest.approx(nx.pagerank(G, weight=None), abs=1e-12)
     assert BackendInterface.convert_to_nx({"a": 1}) == {"a": 1}
+    # and Spindle's own functions take it as it is
+    assert spindle.bfs(S, ("x", 1)).to_dict() == {("x", 1): 0, "y": 1, 3: 2}
 
 
 def test_converted_graphs_are_cached_until_the_graph_changes(monkeypatch):
