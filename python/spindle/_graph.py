@@ -3,6 +3,7 @@
 
 import errno
 import itertools
+import operator
 import os
 
 import numpy as np
@@ -556,8 +557,9 @@ def _convert_networkx(G, weight, default_weight, value_dtype, index_dtype, nodel
         if G.is_multigraph():
             it = (sum(d.get(weight, default_weight) for d in keys.values())
                   for nbrs in rows_adj for keys in nbrs.values())
-        else:
-            it = (d.get(weight, default_weight) for nbrs in rows_adj for d in nbrs.values())
+        else:  # map over the edge dicts: the fastest walk of them from Python
+            it = map(operator.methodcaller("get", weight, default_weight),
+                     itertools.chain.from_iterable(map(operator.methodcaller("values"), rows_adj)))
         values = np.fromiter(it, dtype=np.float64, count=nnz)
     vname = value_dtype or ("pattern" if values is None else "float64")
     if vname != "pattern" and values is None:
