@@ -200,7 +200,7 @@ def test_ctrl_c_stops_an_algorithm_between_iterations():
     # SIGINT arrives while the third iteration runs (sent from the cancel callable, so the test
     # does not depend on timing): the check before the fourth raises KeyboardInterrupt.
     g = spindle.generate_rmat(12, 8, seed=5)
-    hub = g.id_of(int(np.argmax(g.out_degrees())))
+    path = spindle.Graph.from_edges(np.arange(50), np.arange(1, 51))  # 50 relaxation rounds
     calls = []
 
     def interrupt_at_three():
@@ -210,7 +210,7 @@ def test_ctrl_c_stops_an_algorithm_between_iterations():
         return False
 
     for run in (lambda: spindle.pagerank(g, tol=0, max_iter=1000, cancel=interrupt_at_three),
-                lambda: spindle.sssp(g, hub, cancel=interrupt_at_three),
+                lambda: spindle.sssp(path, 0, cancel=interrupt_at_three),
                 lambda: spindle.power_iteration(g, tol=0, max_iter=1000, cancel=interrupt_at_three)):
         calls.clear()
         with pytest.raises(KeyboardInterrupt):
