@@ -52,7 +52,8 @@ from ._errors import (
     Unsupported,
     VertexNotFound,
 )
-from ._graph import Graph, generate_rmat, generate_uniform, read, write
+from ._files import generate_rmat, generate_uniform, read, write
+from ._graph import Graph
 from ._ops import (
     Mask,
     Semiring,

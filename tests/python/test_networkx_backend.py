@@ -8,7 +8,6 @@ import pathlib
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import networkx as nx
