@@ -21,6 +21,12 @@ Ranking a networkx graph::
 
 The package is also a networkx backend (``backend="spindle"``): see
 :mod:`spindle.networkx_backend`.
+
+The CPU backend runs on all OpenMP threads (``OMP_NUM_THREADS``). On a machine whose cores are
+busy with other processes, ``OMP_WAIT_POLICY=passive`` (set before importing spindle) keeps
+its threads from spinning against them between parallel steps: on a 2-core machine running two
+other compilers, cached ``nx.pagerank(G, backend="spindle")`` calls on a 1M-edge graph took
+21 ms with it against 41-136 ms without.
 """
 
 import numpy as _np
