@@ -95,7 +95,11 @@ def rng():
 def random_csr(rng, n, m=None, density=0.1, dtype=np.float64, positive=False):
     """A random sparse matrix with some empty rows and values in [-1, 1) (or (0, 1])."""
     m = n if m is None else m
-    A = sp.random_array((n, m), density=density, format="csr", dtype=np.float64, rng=rng)
+    try:
+        A = sp.random_array((n, m), density=density, format="csr", dtype=np.float64, rng=rng)
+    except TypeError:  # scipy < 1.15 names it random_state
+        A = sp.random_array((n, m), density=density, format="csr", dtype=np.float64,
+                            random_state=rng)
     if not positive:
         A.data = A.data * 2 - 1
     else:
