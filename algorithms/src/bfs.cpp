@@ -43,6 +43,7 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
 
   std::int64_t depth = 1;
   for (std::int64_t d = 1; d < n; ++d) {
+    detail::check_cancel(o.cancel, "bfs");
     const Mask unvisited = Mask::structural(level, /*complement=*/true);
     if (o.parents) {
       // next(v) = min over frontier in-neighbors u of (u + 1): the smallest parent id + 1.

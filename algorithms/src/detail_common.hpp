@@ -4,6 +4,7 @@
 /// @brief Helpers shared by the algorithm sources (private; not installed).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -48,6 +49,13 @@ void iterate_reading_late(int max_iter, Step&& step, Finish&& finish, Undo&& und
     }
   }
   if (unread.valid()) finish(max_iter, unread);
+}
+
+/// The cancellation point of the iterative algorithms, called before each iteration (level,
+/// round, layer): throws Cancelled naming `who` when the hook asks to stop. An exception the hook
+/// throws itself propagates unchanged.
+inline void check_cancel(const std::function<bool()>& cancel, const char* who) {
+  if (cancel && cancel()) throw Cancelled(std::string(who) + ": cancelled by the caller");
 }
 
 /// The descriptor every op of one algorithm call uses: the device is resolved once so that all

@@ -96,6 +96,7 @@ const DenseMatrix<T>& gcn_inference_normalized(const Graph<I, T>& A_hat, const D
   // The previous layer's SpMM already wrote this layer's H·W into ws.tmp[l] (options.fuse).
   bool transformed = false;
   for (std::size_t l = 0; l < layers; ++l) {
+    detail::check_cancel(options.cancel, "gcn");
     const DenseMatrix<T>& W = model.weights[l];
     const Vector<T>& b = model.biases[l];
     if (W.rows() != in_width) {

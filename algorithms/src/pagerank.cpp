@@ -154,6 +154,7 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   detail::iterate_reading_late(
       max_iter,
       [&](int) {
+        detail::check_cancel(o.cancel, "pagerank");
         vxm(x_new, Mask{}, Accum::none(), plus_times, w, A, desc);
         PendingScalar<T> r = teleport_residual_and_scale(x_new, x, leak, t0, t1,
                                                          personalized ? &p : nullptr, w, inv, desc);

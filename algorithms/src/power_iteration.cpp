@@ -61,6 +61,7 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
   detail::iterate_reading_late(
       o.max_iter,
       [&](int) {
+        detail::check_cancel(o.cancel, "power_iteration");
         apply(y, Mask{}, Accum::none(), Unary<T>::times(static_cast<T>(shift)), x, desc);
         multiply_accumulate(y, A, x, transpose, desc);
         NormalizedStep<T> step = normalize_and_distance(y, x, desc);

@@ -29,7 +29,7 @@ T count_present(const Vector<T>& v, Vector<T>& scratch, const Descriptor& desc) 
 }
 
 template <class T, class G>
-SsspResult<T> run(const G& A, std::int64_t source, const Descriptor& desc) {
+SsspResult<T> run(const G& A, std::int64_t source, const SsspOptions& o, const Descriptor& desc) {
   const std::int64_t n = A.rows();
   const Descriptor replace = detail::with_replace(desc);
   const semiring::min_plus<T> min_plus{};
@@ -50,6 +50,7 @@ SsspResult<T> run(const G& A, std::int64_t source, const Descriptor& desc) {
   SsspResult<T> result;
   bool fixed_point = false;
   for (std::int64_t round = 1; round <= n; ++round) {
+    detail::check_cancel(o.cancel, "sssp");
     result.rounds = round;
     // cand(v) = min over changed u of dist(u) + A(u, v).
     vxm(cand, Mask{}, Accum::none(), min_plus, frontier, A, desc);
@@ -87,7 +88,7 @@ SsspResult<T> sssp(const Graph<I, V>& A, std::int64_t source, const SsspOptions&
   detail::require_square(A, "sssp");
   detail::require_source(source, A.rows(), "sssp");
   const Descriptor desc = detail::algorithm_descriptor(options.device, options.mxv_kernel);
-  return run<T>(A, source, desc);
+  return run<T>(A, source, options, desc);
 }
 
 #define SPINDLE_SSSP_INST(T, I, V) \

@@ -64,6 +64,13 @@ class OutOfMemory : public Error {
   using Error::Error;
 };
 
+/// A running call was stopped on request: an algorithm's `cancel` hook (PageRankOptions::cancel,
+/// ...) returned true between two iterations. Nothing the call would have returned is kept.
+class Cancelled : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A CUDA runtime, cuBLAS or cuSPARSE call failed. code() keeps the library's status value.
 class DeviceError : public Error {
  public:

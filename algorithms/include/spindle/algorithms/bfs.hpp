@@ -5,6 +5,7 @@
 /// written only against the ops/ API.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "spindle/graph.hpp"
@@ -21,6 +22,11 @@ struct BfsOptions {
   Device device = Device::Auto;
   /// Forces an mxv/vxm kernel (Auto: the planner decides).
   MxvKernel mxv_kernel = MxvKernel::Auto;
+  /// Cooperative cancellation (progress bars, time limits, Ctrl-C in the Python bindings): called
+  /// on the calling thread before every level, never inside an operation; returning true stops the
+  /// call with spindle::Cancelled, and an exception it throws propagates unchanged. Empty: never
+  /// called.
+  std::function<bool()> cancel = nullptr;
 };
 
 /// Result of bfs(), indexed by internal vertex id.

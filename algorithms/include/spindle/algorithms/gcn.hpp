@@ -98,6 +98,11 @@ struct GcnOptions {
   /// enqueued on the context's stream, not necessarily finished), e.g. to record CUDA events
   /// or profiler ranges between the steps. Empty: not called.
   std::function<void(const GcnStage&)> on_stage;
+  /// Cooperative cancellation (progress bars, time limits, Ctrl-C in the Python bindings): called
+  /// on the calling thread before every layer, never inside an operation; returning true stops the
+  /// call with spindle::Cancelled, and an exception it throws propagates unchanged. Empty: never
+  /// called.
+  std::function<bool()> cancel = nullptr;
 };
 
 /// Â = D^-1/2 (A + I) D^-1/2, with D the row sums of A + I. A + I adds a unit self-loop only

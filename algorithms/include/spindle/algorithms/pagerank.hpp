@@ -88,6 +88,11 @@ struct PageRankOptions {
   /// iteration k comes once iteration k + 1 is queued (the residual is read one iteration late,
   /// so the device never waits for the host); the calls stay in order, one per iteration kept.
   std::function<void(int, double)> on_iteration;
+  /// Cooperative cancellation (progress bars, time limits, Ctrl-C in the Python bindings): called
+  /// on the calling thread before every iteration, never inside an operation; returning true stops
+  /// the call with spindle::Cancelled, and an exception it throws propagates unchanged. Empty:
+  /// never called.
+  std::function<bool()> cancel = nullptr;
 };
 
 /// Result of pagerank().

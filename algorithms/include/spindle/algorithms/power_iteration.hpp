@@ -4,6 +4,7 @@
 /// @brief Dominant eigenpair by power iteration, and networkx-compatible eigenvector centrality,
 /// written only against the ops/ API.
 
+#include <functional>
 #include <optional>
 
 #include "spindle/graph.hpp"
@@ -39,6 +40,11 @@ struct PowerIterationOptions {
   Device device = Device::Auto;
   /// Forces an mxv/vxm kernel (Auto: the planner decides).
   MxvKernel mxv_kernel = MxvKernel::Auto;
+  /// Cooperative cancellation (progress bars, time limits, Ctrl-C in the Python bindings): called
+  /// on the calling thread before every iteration, never inside an operation; returning true stops
+  /// the call with spindle::Cancelled, and an exception it throws propagates unchanged. Empty:
+  /// never called.
+  std::function<bool()> cancel = nullptr;
 };
 
 /// Result of power_iteration().

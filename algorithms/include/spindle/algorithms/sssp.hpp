@@ -5,6 +5,7 @@
 /// written only against the ops/ API.
 
 #include <cstdint>
+#include <functional>
 
 #include "spindle/graph.hpp"
 #include "spindle/plan.hpp"
@@ -18,6 +19,11 @@ struct SsspOptions {
   Device device = Device::Auto;
   /// Forces an mxv/vxm kernel (Auto: the planner decides).
   MxvKernel mxv_kernel = MxvKernel::Auto;
+  /// Cooperative cancellation (progress bars, time limits, Ctrl-C in the Python bindings): called
+  /// on the calling thread before every relaxation round, never inside an operation; returning true
+  /// stops the call with spindle::Cancelled, and an exception it throws propagates unchanged.
+  /// Empty: never called.
+  std::function<bool()> cancel = nullptr;
 };
 
 /// Result of sssp().
