@@ -2,8 +2,11 @@
 // spindle: command-line front end. Subcommands live in their own files (cmd_*.cpp) and register
 // in commands.hpp; this file only picks the subcommand and maps exceptions to exit codes:
 // 0 success, 1 failure (spindle::Error, I/O, out of memory), 2 usage error.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -15,6 +18,7 @@
 #include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
+#include "spindle/loaders/atomic_file.hpp"
 #include "spindle/version.hpp"
 
 namespace {
@@ -36,15 +40,21 @@ void print_overview(std::FILE* out) {
                "(one\n'source target [weight]' per line, ids kept as labels).\n"
                "Environment: SPINDLE_LOG=plan prints the planner's kernel choice per operation;\n"
                "OMP_NUM_THREADS (or --threads) sets CPU threads; SPINDLE_HUGE_PAGES=0 stops\n"
-               "asking for huge pages and pre-faulting large host arrays.\n"
+               "asking for huge pages and pre-faulting large host arrays. '-' is standard\n"
+               "input (FILE) or output (-o -); .gz inputs are read directly.\n"
                "--threads, --device, --precision and --kernel may also precede the command.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
-// Error messages must stay one line on stderr (scripts grep them).
+// Error messages must stay one line on stderr (scripts grep them), and a label quoted in one
+// must not write control characters to a terminal.
 std::string one_line(std::string s) {
   for (char& c : s) {
-    if (c == '\n' || c == '\r') c = ' ';
+    if (c == '\n' || c == '\r' || c == '\t') {
+      c = ' ';
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      c = '?';
+    }
   }
   return s;
 }
@@ -147,6 +157,9 @@ int check_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any output exists: a signal that ends the process removes the temporaries of the
+  // outputs being written (spindle/loaders/atomic_file.hpp).
+  spindle::install_signal_cleanup();
   // A command on CUDA creates the context on a background thread (apply_exec_flags): wait for
   // it on every way out, so that no thread is still creating it while the process exits.
   struct WarmUpJoin {
