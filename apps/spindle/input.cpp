@@ -227,9 +227,6 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
       bytes = capture.bytes();
       ec.clear();
     }
-    // A gzip file holds more than its size: its edges are bounded by what it inflates to, which
-    // is not known before reading; int64 indices are taken from 2^31 / 64 compressed bytes on.
-    if (!ec && !capture.active() && file.size() > 3 && extension_of(file) == ".gz") bytes *= 64;
     std::int64_t bound = ec ? 0 : bytes / kMinEdgeLineBytes * (o.undirected ? 2 : 1);
     if (o.force_int64 || bound > kInt32Limit) {
       read_el<std::int64_t>(in, file, o);

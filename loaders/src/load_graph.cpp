@@ -51,10 +51,29 @@ std::uint64_t check_graph_prefix(const char* data, std::size_t size, bool eof,
 }
 }  // namespace
 
+namespace {
+// A regular file that starts with gzip's magic (and can be inflated here).
+bool is_gzip_file(const std::string& path) {
+#if SPINDLE_HAS_ZLIB
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char magic[2] = {0, 0};
+  const bool gz = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  ::close(fd);
+  return gz;
+#else
+  (void)path;
+  return false;
+#endif
+}
+}  // namespace
+
 InputStreamCapture::InputStreamCapture(const std::string& path) : path_(path) {
   struct stat st {};
-  // stat, not open: opening a FIFO blocks until a writer comes, and regular files need nothing.
-  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;
+  // stat, not open: opening a FIFO blocks until a writer comes. Regular files need nothing,
+  // unless they are gzip data: inflated once here, not once per reader.
+  if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return;
+  if (S_ISREG(st.st_mode) && !is_gzip_file(path)) return;
   if (detail::captured_stream(path)) return;  // an outer capture holds it already
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;  // the reader reports it

@@ -264,6 +264,9 @@ TEST_F(CliSafety, LabelsOfAConvertedEdgeListAreReadBackWithTheMatrix) {
   EXPECT_NE(pr.out.find("9000"), std::string::npos) << pr.out;
   RunResult b = run("bfs " + q(m) + " --source 9000");
   EXPECT_EQ(b.rc, 0) << b.err;
+  RunResult info = run("info --json " + q(m));
+  ASSERT_EQ(info.rc, 0) << info.err;
+  EXPECT_EQ(JsonReader(info.out).parse_document().at("labels_file").str, m + ".labels");
   // Converting back gives the original labels.
   RunResult back = run("convert " + q(m) + " " + q(path("back.txt")));
   ASSERT_EQ(back.rc, 0) << back.err;
