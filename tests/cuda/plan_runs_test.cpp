@@ -154,7 +154,9 @@ TEST(PlanRuns, EveryMxmKernelFamilyRunsAsPlanned) {
       Descriptor d;
       d.on(Device::Cuda).force(k);
       const Plan plan = plan_for_mxm<S>(g, n, d);
-      if (k != MxmKernel::Auto) EXPECT_EQ(plan.mxm, k) << plan.describe();
+      if (k != MxmKernel::Auto) {
+        EXPECT_EQ(plan.mxm, k) << plan.describe();
+      }
       DenseMatrix<float> C;
       EXPECT_TRUE(ran_as_planned(launches_of([&] { mxm(C, Accum::none(), S{}, g, B, d); }), plan));
     }
@@ -183,7 +185,9 @@ TEST(PlanRuns, EverySddmmKernelFamilyRunsAsPlanned) {
     Descriptor d;
     d.on(Device::Cuda).force(k);
     const Plan plan = plan_for_sddmm<S>(g, 24, d);
-    if (k != SddmmKernel::Auto) EXPECT_EQ(plan.sddmm, k) << plan.describe();
+    if (k != SddmmKernel::Auto) {
+      EXPECT_EQ(plan.sddmm, k) << plan.describe();
+    }
     std::vector<float> out;
     EXPECT_TRUE(
         ran_as_planned(launches_of([&] { sddmm(out, Accum::none(), S{}, g, X, Y, d); }), plan));
