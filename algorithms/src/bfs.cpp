@@ -79,7 +79,10 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
   }
   std::int64_t reached = 0;
   const std::int64_t* lv = result.level.data();
-#pragma omp parallel for schedule(static) reduction(+ : reached)
+  // Small graphs stay on this thread: waking the others costs more than the loop (and far more
+  // on a busy machine).
+  constexpr std::int64_t kParallelVertices = std::int64_t{1} << 16;
+#pragma omp parallel for schedule(static) reduction(+ : reached) if (n > kParallelVertices)
   for (std::int64_t v = 0; v < n; ++v) reached += lv[v] >= 0 ? 1 : 0;
   result.reached = reached;
   if (o.parents) {
@@ -91,7 +94,7 @@ BfsResult run(const G& A, std::int64_t source, const BfsOptions& o, const Descri
     result.parent =
         detail::large_workspace<std::int64_t>(static_cast<std::size_t>(n), "bfs: parents");
     std::int64_t* out = result.parent.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kParallelVertices)
     for (std::int64_t v = 0; v < n; ++v) {
       out[v] = static_cast<std::int64_t>(pv[static_cast<std::size_t>(v)]) - 1;
     }

@@ -4,6 +4,7 @@
 
 #include "spindle/algorithms/pagerank.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -59,18 +60,29 @@ void validate(const PageRankOptions& o, std::int64_t n) {
                           std::to_string(o.personalization.size()) + " entries for " +
                           std::to_string(n) + " vertices");
   }
-  double sum = 0.0;
+  double largest = 0.0;
   for (std::size_t i = 0; i < o.personalization.size(); ++i) {
     const double p = o.personalization[i];
     if (!std::isfinite(p) || p < 0.0) {
       throw InvalidArgument("pagerank: personalization weight of vertex " + std::to_string(i) +
                             " is " + std::to_string(p) + " (must be finite and >= 0)");
     }
-    sum += p;
+    largest = std::max(largest, p);
   }
-  if (!(sum > 0.0)) {
+  if (!(largest > 0.0)) {
     throw InvalidArgument("pagerank: the personalization weights sum to 0");
   }
+}
+
+// p / sum(p) without overflow: finite weights whose sum exceeds the double range (two of 1e308)
+// are first divided by the largest, so the sum is at most n.
+std::vector<double> normalized_personalization(const std::vector<double>& p) {
+  const double largest = *std::max_element(p.begin(), p.end());
+  double sum = 0.0;
+  for (double v : p) sum += v / largest;
+  std::vector<double> out(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) out[i] = p[i] / largest / sum;
+  return out;
 }
 
 template <class T, class I, class G>
@@ -121,10 +133,9 @@ PageRankResult<T> run(const G& A, const PageRankOptions& o, const Descriptor& de
   // which is how scale_and_leak finds the rank they would lose.
   Vector<T> p;
   if (personalized) {
-    double sum = 0.0;
-    for (double v : o.personalization) sum += v;
-    std::vector<T> pv(o.personalization.size());
-    for (std::size_t i = 0; i < pv.size(); ++i) pv[i] = static_cast<T>(o.personalization[i] / sum);
+    const std::vector<double> q = normalized_personalization(o.personalization);
+    std::vector<T> pv(q.size());
+    for (std::size_t i = 0; i < pv.size(); ++i) pv[i] = static_cast<T>(q[i]);
     p = Vector<T>(std::move(pv));
   }
 

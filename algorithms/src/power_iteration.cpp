@@ -46,7 +46,8 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
 
   PowerIterationResult<T> result;
   if (n == 0) {
-    result.converged = true;
+    // No vertex, no eigenvector: nothing converged to anything.
+    result.vanished = true;
     return result;
   }
   // networkx starts from all-ones normalized to sum 1; the plain mode from unit L2 norm.
@@ -74,6 +75,7 @@ PowerIterationResult<T> run(const G& A, const PowerIterationOptions& o, const De
         result.last_change = static_cast<double>(step.change.get());
         result.iterations = k;
         result.converged = result.last_change < threshold || result.last_change == 0.0;
+        if (o.on_iteration) o.on_iteration(k, result.last_change);
         return result.converged;
       },
       [&] { std::swap(x, y); });

@@ -5,6 +5,7 @@
 
 #include "spindle/algorithms/sssp.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
@@ -47,6 +48,50 @@ SsspResult<T> run(const G& A, std::int64_t source, const SsspOptions& o, const D
   Vector<T> next = detail::empty_vector<T>(n, desc);
   Vector<T> scratch = detail::empty_vector<T>(n, desc);
 
+  // Distances that are not finite. min_plus ignores a NaN candidate (docs/numerics.md), but the
+  // vertex still gets the monoid's identity, +inf: such a vertex is unreachable and is dropped.
+  // A sum of a finite distance and a finite weight that leaves the range of T (weights near its
+  // limits, float distances past 3.4e38) is an overflow: the vertex is reachable, and passing it
+  // off as unreachable (or as a negative cycle: inf - inf keeps it changing) would be a wrong
+  // answer, so it is an error. d - d is 0 for every finite distance and NaN otherwise: one
+  // scalar read back tells whether there is anything to look at (rarely: then on the host).
+  const auto settle_non_finite = [&] {
+    ewise_mult(scratch, Mask{}, Accum::none(), BinaryOp::Minus, dist, dist, desc);
+    if (std::isfinite(static_cast<double>(reduce(MonoidKind::Plus, scratch, desc)))) return;
+    const Vector<T>& d = std::as_const(dist);
+    const auto finite_at = [&](std::int64_t v) {
+      return d.present(v) && std::isfinite(static_cast<double>(d[v]));
+    };
+    std::vector<T> keep(static_cast<std::size_t>(n), T(1));
+    for (std::int64_t v = 0; v < n; ++v) {
+      if (d.present(v) && !finite_at(v)) keep[static_cast<std::size_t>(v)] = T(0);
+    }
+    const auto& rp = A.row_ptr();
+    const auto& ci = A.col_idx();
+    for (std::int64_t u = 0; u < n; ++u) {
+      if (!finite_at(u)) continue;
+      for (auto k = rp[u]; k < rp[u + 1]; ++k) {
+        const std::int64_t v = ci[k];
+        if (keep[static_cast<std::size_t>(v)] != T(0)) continue;
+        double stored = 1.0;
+        if constexpr (!G::is_pattern) stored = static_cast<double>(A.values()[k]);
+        if (!std::isfinite(stored)) continue;  // a NaN (or infinite) weight: no path that way
+        // A finite weight beyond float's range overflows as much as the sum does.
+        if (std::isfinite(static_cast<double>(d[u] + static_cast<T>(stored)))) continue;
+        throw InvalidArgument(
+            "sssp: the shortest path length from source " + std::to_string(source) + " to vertex " +
+            std::to_string(v) + " overflows " +
+            (sizeof(T) == 4 ? "float (beyond 3.4e38)" : "double (beyond 1.8e308)") +
+            ": the vertex is reachable but its distance cannot be represented (scale the "
+            "weights down" +
+            (sizeof(T) == 4 ? ", or use double precision)" : ")"));
+      }
+    }
+    Vector<T> kept = detail::empty_vector<T>(n, desc);
+    assign(kept, Mask::value(Vector<T>(std::move(keep))), Accum::none(), dist, desc);
+    dist = std::move(kept);
+  };
+
   SsspResult<T> result;
   bool fixed_point = false;
   for (std::int64_t round = 1; round <= n; ++round) {
@@ -68,6 +113,7 @@ SsspResult<T> run(const G& A, std::int64_t source, const SsspOptions& o, const D
     assign(dist, Mask::structural(next), Accum::none(), next, desc);
     std::swap(frontier, next);
   }
+  if (n > 0) settle_non_finite();
   if (!fixed_point && n > 0) {
     // Shortest simple paths have at most n-1 edges: a change in round n means a walk keeps
     // getting shorter, i.e. a negative cycle reachable from the source.

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace spindle::cli {
@@ -50,13 +51,29 @@ std::string wrap(const std::string& text, std::size_t start, std::size_t indent)
 
 }  // namespace
 
-std::optional<double> parse_double(const std::string& text) {
+NumberStatus parse_number(const std::string& text, double& out) {
   double v = 0;
   const char* b = text.data();
   const char* e = b + text.size();
   if (b != e && *b == '+') ++b;  // from_chars refuses a leading '+', people write it
+  if (b == e) return NumberStatus::Malformed;
   auto [p, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || p != e || b == e || !std::isfinite(v)) return std::nullopt;
+  if (p != e) return NumberStatus::Malformed;
+  if (ec == std::errc::result_out_of_range) {
+    // Too large, or too small: strtod tells which (inf, or a denormal / zero, which is fine).
+    v = std::strtod(std::string(b, e).c_str(), nullptr);
+    if (std::isinf(v)) return NumberStatus::Overflow;
+  } else if (ec != std::errc()) {
+    return NumberStatus::Malformed;
+  }
+  if (!std::isfinite(v)) return NumberStatus::NonFinite;
+  out = v;
+  return NumberStatus::Ok;
+}
+
+std::optional<double> parse_double(const std::string& text) {
+  double v = 0;
+  if (parse_number(text, v) != NumberStatus::Ok) return std::nullopt;
   return v;
 }
 
@@ -255,9 +272,14 @@ std::string ArgParser::help() const {
     }
   }
   out += "  -h, --help            print this help and exit\n";
-  for (const auto& [title, text] : sections_) {
-    out += "\n" + title + ":\n" + text;
-    if (!text.empty() && text.back() != '\n') out += '\n';
+  // Examples come last, whatever order the sections were declared in: the end of the help is
+  // where people look for them.
+  for (int examples = 0; examples < 2; ++examples) {
+    for (const auto& [title, text] : sections_) {
+      if ((title == "Examples") != (examples == 1)) continue;
+      out += "\n" + title + ":\n" + text;
+      if (!text.empty() && text.back() != '\n') out += '\n';
+    }
   }
   return out;
 }
@@ -283,8 +305,11 @@ std::optional<std::string> ArgParser::operand_value(std::size_t i) const {
 double ArgParser::number(const std::string& name, double fallback, double lo, double hi) const {
   auto raw = get(name);
   if (!raw) return fallback;
-  auto v = parse_double(*raw);
-  if (!v) fail("--" + name + " expects a number, got '" + *raw + "'");
+  double parsed = 0;
+  const NumberStatus st = parse_number(*raw, parsed);
+  if (st == NumberStatus::Overflow) fail("--" + name + " " + *raw + " overflows a double");
+  if (st != NumberStatus::Ok) fail("--" + name + " expects a finite number, got '" + *raw + "'");
+  const std::optional<double> v = parsed;
   if (*v < lo || *v > hi) {
     std::ostringstream range;
     if (hi >= kUnbounded) {

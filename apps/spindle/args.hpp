@@ -99,6 +99,18 @@ class ArgParser {
   std::vector<std::string> positionals_;
 };
 
+/// How a number written as text fared.
+enum class NumberStatus : std::uint8_t {
+  Ok,         ///< a finite double
+  Malformed,  ///< not a number at all
+  NonFinite,  ///< written as nan or inf
+  Overflow,   ///< a number too large for a double ("1e400", or "1" and 400 zeros)
+};
+
+/// Strict parse of a finite double: the whole of `text` must be the number ('+' allowed). `out`
+/// is set when Ok.
+NumberStatus parse_number(const std::string& text, double& out);
+
 /// Strict numeric parsing shared by flags and files: the whole of `text` must be the number.
 std::optional<double> parse_double(const std::string& text);
 std::optional<std::int64_t> parse_int(const std::string& text);

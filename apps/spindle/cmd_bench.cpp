@@ -62,6 +62,11 @@ void print_help(std::FILE* out) {
     const bool here = ::access((dir + "/" + b.program).c_str(), X_OK) == 0;
     std::fprintf(out, "  %-13s %s%s\n", b.name, b.summary, here ? "" : " [not built]");
   }
+  std::fprintf(out,
+               "\nExamples:\n"
+               "  spindle bench pagerank-cpu --scale 18\n"
+               "  spindle bench mm-parse\n"
+               "  spindle bench mxv --json > mxv.json          # CUDA builds\n");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // spindle bfs FILE --source V: BFS levels (and parents) by masked vxm over the boolean semiring.
+#include <cmath>
 #include <cstdio>
 
 #include "args.hpp"
@@ -8,6 +9,7 @@
 #include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "output_file.hpp"
 #include "spindle/algorithms/bfs.hpp"
 #include "spindle/error.hpp"
 #include "vertex_io.hpp"
@@ -27,21 +29,28 @@ int cmd_bfs(const std::vector<std::string>& args) {
   p.group("Output");
   p.option(
       "output", "FILE", "",
-      "write 'vertex,level,parent' for every vertex (.csv, .tsv or .json); unreachable vertices "
-      "have empty fields (null in JSON); the parent is the vertex with the smallest "
+      "write 'vertex,level,parent' for every vertex (.csv, .tsv or .json; '-': standard output, "
+      "with --format); unreachable vertices have empty fields (null in JSON); the parent is the "
+      "vertex with the smallest "
       "internal id (a .mtx file's index; an edge list's order of first appearance) on "
       "the previous level with an edge to it, the source is its own parent",
       'o');
+  add_vertex_format_flag(p);
+  p.option("top", "K", "0",
+           "also print the K farthest reachable vertices and their levels (0: none)");
   add_exec_flags(p, ExecFlags{true, false, true});
   p.section("Examples",
             "  spindle bfs roads.mtx --source 1\n"
-            "  spindle bfs web.txt --source 4242 --undirected -o levels.csv\n");
+            "  spindle bfs web.txt --source 4242 --undirected -o levels.csv\n"
+            "  spindle bfs social.csv --source alice --top 10\n");
   if (!p.parse(args)) return 0;
   auto source_id = p.get("source");
   if (!source_id) p.fail("--source V is required");
   auto output = p.get("output");
+  const std::int64_t top = p.integer("top", 0, 0, std::int64_t{1} << 40);
   Execution ex = apply_exec_flags(p, ExecFlags{true, false, true});
-  check_vertex_output(p, "output");
+  const VertexFormat format = output ? check_vertex_output(p, "output") : VertexFormat::Csv;
+  check_outputs({{"the graph", p.operand_value(0).value_or("")}}, {{"-o", output.value_or("")}});
 
   const InputOptions io = input_options(p, ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);
@@ -57,22 +66,34 @@ int cmd_bfs(const std::vector<std::string>& args) {
   opt.mxv_kernel = ex.desc.mxv_kernel;
 
   print_graph_header("BFS on", in.name, in.rows(), in.nnz());
-  std::printf("source %s; %s\n", source_id->c_str(), execution_text(ex, false).c_str());
+  report("source %s; %s\n", printable(*source_id).c_str(), execution_text(ex, false).c_str());
   Stopwatch clock;
-  BfsResult r = visit_graph(in.graph, [&](const auto& g) { return bfs(g, source, opt); });
+  BfsResult r;
+  {
+    StatusLine status("bfs");
+    r = visit_graph(in.graph, [&](const auto& g) { return bfs(g, source, opt); });
+  }
   const double seconds = clock.seconds();
 
   std::vector<std::int64_t> per_level(static_cast<std::size_t>(r.depth), 0);
   for (auto l : r.level) {
     if (l >= 0) ++per_level[static_cast<std::size_t>(l)];
   }
-  std::printf("%6s  %12s\n", "level", "vertices");
+  report("%6s  %12s\n", "level", "vertices");
   for (std::size_t l = 0; l < per_level.size(); ++l) {
-    std::printf("%6zu  %12lld\n", l, static_cast<long long>(per_level[l]));
+    report("%6zu  %12lld\n", l, static_cast<long long>(per_level[l]));
   }
-  std::printf("reached %lld of %lld vertices in %lld levels, time %s\n",
-              static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
-              static_cast<long long>(r.depth), format_seconds(seconds).c_str());
+  if (top > 0) {
+    std::vector<double> level(r.level.size());
+    for (std::size_t v = 0; v < level.size(); ++v) {
+      level[v] = r.level[v] < 0 ? INFINITY : static_cast<double>(r.level[v]);
+    }
+    const auto order = top_k_where(level, top, [](std::int64_t) { return true; });
+    if (!order.empty()) print_top_table(in, order, level, "level");
+  }
+  report("reached %lld of %lld vertices in %lld levels, time %s\n",
+         static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
+         static_cast<long long>(r.depth), format_seconds(seconds).c_str());
   if (output) {
     std::vector<VertexColumn> cols = {
         {"level",
@@ -87,7 +108,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
          },
          true},
     };
-    write_vertex_file(*output, in, cols,
+    write_vertex_file(*output, format, in, cols,
                       {{"graph", json_string(in.name)},
                        {"source", json_string(*source_id)},
                        {"reached", std::to_string(r.reached)},

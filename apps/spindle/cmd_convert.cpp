@@ -80,10 +80,14 @@ int cmd_convert(const std::vector<std::string>& args) {
   ArgParser p("convert", "IN OUT [options]",
               "Converts a graph between Matrix Market and edge-list files; each format follows "
               "the file's extension. Values are kept when the input has them.");
-  p.operand("IN", ".mtx (Matrix Market) or an edge list", true);
-  p.operand("OUT", ".mtx or .mm (Matrix Market), .txt/.el (space-separated), .tsv, .csv", true);
+  p.operand("IN", ".mtx (Matrix Market) or an edge list; '-' reads standard input", true);
+  p.operand("OUT",
+            ".mtx or .mm (Matrix Market), .txt/.el (space-separated), .tsv, .csv; '-' writes "
+            "standard output (with --format)",
+            true);
   add_input_flags(p, "");
   p.group("Output");
+  add_graph_format_flag(p);
   p.flag("pattern", "drop edge values: write the structure only");
   p.flag("symmetric",
          "Matrix Market output: store the lower triangle as 'symmetric' (the graph must be "
@@ -95,20 +99,32 @@ int cmd_convert(const std::vector<std::string>& args) {
             "  same matrix. Edge list -> .mtx numbers integer labels in numeric order\n"
             "  (0..n-1 and 1..n both become 1..n) and text labels by first appearance;\n"
             "  when the labels are not already 1..n they are kept in OUT.labels (line k\n"
-            "  holds the label of vertex k). Edge lists cannot hold isolated vertices or\n"
-            "  rectangular matrices.\n");
+            "  holds the label of vertex k), which the matrix names with a checksum:\n"
+            "  every command reading OUT shows the original labels again. Writing OUT\n"
+            "  without labels removes an old OUT.labels. Edge lists cannot hold isolated\n"
+            "  vertices or rectangular matrices.\n");
   p.section("Examples",
             "  spindle convert web-Google.txt web-Google.mtx\n"
-            "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n");
+            "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n"
+            "  zcat edges.csv.gz | spindle convert - graph.mtx\n"
+            "  spindle convert graph.mtx - --format tsv | head\n");
   if (!p.parse(args)) return 0;
   apply_exec_flags(p, ExecFlags{});
   const std::string in_path = *p.operand_value(0);
   const std::string out_path = *p.operand_value(1);
-  const GraphFileFormat out_format = output_format(p, out_path);
+  char separator = ' ';
+  const GraphFileFormat out_format = output_format(p, out_path, &separator);
   if (p.has("symmetric") && out_format != GraphFileFormat::MatrixMarket) {
     p.fail("--symmetric applies to Matrix Market output only");
   }
-  { AtomicOutput probe(out_path); }  // fail before reading a large input if OUT is not writable
+  // Before reading a large input: OUT must be writable and must not be the input (nor must the
+  // labels file beside a .mtx output).
+  std::vector<NamedPath> outputs = {{"OUT", out_path}};
+  if (out_format == GraphFileFormat::MatrixMarket && out_path != "-") {
+    outputs.push_back({"the labels file of OUT", labels_file_of(out_path)});
+  }
+  check_outputs({{"IN", in_path}}, outputs);
+  if (out_path == "-") set_report_enabled(false);
 
   const InputOptions io =
       input_options(p, p.has("pattern") ? ValueMode::Pattern : ValueMode::AsFile);
@@ -137,10 +153,9 @@ int cmd_convert(const std::vector<std::string>& args) {
 
   GraphWriteOptions wo;
   wo.symmetric = p.has("symmetric");
-  wo.comments = {std::string("converted by spindle ") + version() + " from " + in_path};
-  const bool relabel_needed = out_format == GraphFileFormat::MatrixMarket && !in.labels.empty();
+  wo.comments = {std::string("converted by spindle ") + version() + " from " + in.name};
   if (out_format == GraphFileFormat::EdgeList) wo.labels = in.labels;
-  if (relabel_needed) {
+  if (out_format == GraphFileFormat::MatrixMarket && !in.labels.empty()) {
     const std::vector<std::int64_t> new_id = label_order(in);
     bool identity_ids = true;  // labels already say "1".."n" in this order
     std::vector<std::string> label_of(in.labels.size());
@@ -149,20 +164,15 @@ int cmd_convert(const std::vector<std::string>& args) {
       identity_ids = identity_ids && in.labels[v] == std::to_string(new_id[v] + 1);
     }
     in.graph = std::visit([&](const auto& g) -> AnyGraph { return relabel(g, new_id); }, in.graph);
-    if (!identity_ids) {
-      const std::string side = out_path + ".labels";
-      AtomicOutput labels_file(side);
-      for (const auto& l : label_of) std::fprintf(labels_file.file(), "%s\n", l.c_str());
-      wo.comments.push_back("vertex labels: " + side + " (line k = the label of vertex k)");
-      write_graph_file(out_path, in.graph, out_format, wo);
-      labels_file.commit();  // after the graph, so a failed conversion leaves neither file
-      std::fprintf(stderr,
-                   "spindle: note: %s numbers vertices 1..%zu; their original labels are in %s\n",
-                   out_path.c_str(), label_of.size(), side.c_str());
-      return 0;
-    }
+    if (!identity_ids) wo.labels = std::move(label_of);
   }
-  write_graph_file(out_path, in.graph, out_format, wo);
+  write_graph_file(out_path, in.graph, out_format, separator, wo);
+  if (out_format == GraphFileFormat::MatrixMarket && !wo.labels.empty()) {
+    note(
+        "%s numbers vertices 1..%zu; their original labels are in %s, which commands reading "
+        "%s use",
+        out_path.c_str(), wo.labels.size(), labels_file_of(out_path).c_str(), out_path.c_str());
+  }
   progress("wrote %s: %lld x %lld, %lld entries", out_path.c_str(),
            static_cast<long long>(in.rows()), static_cast<long long>(in.cols()),
            static_cast<long long>(in.nnz()));

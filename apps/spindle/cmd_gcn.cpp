@@ -80,12 +80,26 @@ GcnModel<T> read_model(const std::string& dir) {
   return m;
 }
 
+// The .npy files of a --weights folder, in layer order (what read_model reads).
+std::vector<std::string> model_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (int l = 0;; ++l) {
+    const std::string w = (fs::path(dir) / ("layer" + std::to_string(l) + "_W.npy")).string();
+    const std::string b = (fs::path(dir) / ("layer" + std::to_string(l) + "_b.npy")).string();
+    if (!fs::exists(w)) break;
+    files.push_back(w);
+    if (fs::exists(b)) files.push_back(b);
+  }
+  return files;
+}
+
 template <class T>
 int run(const Input& in, const Settings& s) {
   const std::int64_t n = in.rows();
   DenseMatrix<T> X;
   if (s.features) {
-    X = read_npy<T>(*s.features);
+    X = read_npy<T>(input_path(*s.features));
     if (X.rows() != n) {
       throw DimensionMismatch(*s.features + ": " + std::to_string(X.rows()) +
                               " rows of features for a graph of " + std::to_string(n) +
@@ -106,35 +120,42 @@ int run(const Input& in, const Settings& s) {
   print_graph_header("GCN on", in.name, in.rows(), in.nnz());
   std::string shape = std::to_string(X.cols());
   for (const auto& W : model.weights) shape += " -> " + std::to_string(W.cols());
-  std::printf("layers %s (%s), features %s, dense products by %s; %s\n", shape.c_str(),
-              s.weights_dir ? s.weights_dir->c_str() : "Glorot-random weights",
-              s.features ? s.features->c_str() : "random",
-              s.ex.device == Device::Cuda
-                  ? (s.ex.use_double ? "cuBLAS"
-                                     : "split-TF32 tensor cores (FP32 accuracy) or cuBLAS "
-                                       "(SPINDLE_LOG=plan says which)")
-              : gemm_uses_blas() ? "BLAS"
-                                 : "blocked loops",
-              execution_text(s.ex).c_str());
+  report("layers %s (%s), features %s, dense products by %s; %s\n", shape.c_str(),
+         s.weights_dir ? s.weights_dir->c_str() : "Glorot-random weights",
+         s.features ? s.features->c_str() : "random",
+         s.ex.device == Device::Cuda
+             ? (s.ex.use_double ? "cuBLAS"
+                                : "split-TF32 tensor cores (FP32 accuracy) or cuBLAS "
+                                  "(SPINDLE_LOG=plan says which)")
+         : gemm_uses_blas() ? "BLAS"
+                            : "blocked loops",
+         execution_text(s.ex).c_str());
 
   GcnOptions opt = s.opt;
-  if (opt.tune) {
-    opt.on_stage = [](const GcnStage& st) {
-      if (st.tuned.empty()) return;
-      if (st.kind == GcnStage::Kind::Transform) {
-        std::printf("tuned GEMM, layer %zu (%lld x %lld weights): %s\n", st.layer,
-                    static_cast<long long>(st.in_width), static_cast<long long>(st.out_width),
-                    st.tuned.c_str());
-      } else {
-        std::printf("tuned SpMM, layer %zu (N = %lld): %s\n", st.layer,
-                    static_cast<long long>(st.in_width), st.tuned.c_str());
-      }
-    };
-  }
+  const std::size_t layers = model.weights.size();
+  StatusLine status("gcn");
+  status.set("normalizing the adjacency");
+  opt.on_stage = [&](const GcnStage& st) {
+    status.set("layer " + std::to_string(st.layer + 1) + " of " + std::to_string(layers) + " (" +
+               (st.kind == GcnStage::Kind::Transform   ? "transform"
+                : st.kind == GcnStage::Kind::Aggregate ? "aggregate"
+                                                       : "bias") +
+               " done)");
+    if (!opt.tune || st.tuned.empty()) return;
+    if (st.kind == GcnStage::Kind::Transform) {
+      report("tuned GEMM, layer %zu (%lld x %lld weights): %s\n", st.layer,
+             static_cast<long long>(st.in_width), static_cast<long long>(st.out_width),
+             st.tuned.c_str());
+    } else {
+      report("tuned SpMM, layer %zu (N = %lld): %s\n", st.layer,
+             static_cast<long long>(st.in_width), st.tuned.c_str());
+    }
+  };
   Stopwatch clock;
   DenseMatrix<T> H =
       visit_graph(in.graph, [&](const auto& g) { return gcn_inference<T>(g, X, model, opt); });
   const double seconds = clock.seconds();
+  status.set("done");
   double lo = INFINITY, hi = -INFINITY, sum = 0;
   for (T v : H.storage()) {
     lo = std::min(lo, static_cast<double>(v));
@@ -142,9 +163,9 @@ int run(const Input& in, const Settings& s) {
     sum += static_cast<double>(v);
   }
   const double mean = H.size() ? sum / static_cast<double>(H.size()) : 0.0;
-  std::printf("output %lld x %lld, min %.6g, max %.6g, mean %.6g, time %s\n",
-              static_cast<long long>(H.rows()), static_cast<long long>(H.cols()),
-              H.size() ? lo : 0.0, H.size() ? hi : 0.0, mean, format_seconds(seconds).c_str());
+  report("output %lld x %lld, min %.6g, max %.6g, mean %.6g, time %s\n",
+         static_cast<long long>(H.rows()), static_cast<long long>(H.cols()), H.size() ? lo : 0.0,
+         H.size() ? hi : 0.0, mean, format_seconds(seconds).c_str());
   if (s.opt.tune) progress("the time includes tuning (--tune)");
   if (s.output) {
     write_npy(*s.output, H);
@@ -169,7 +190,8 @@ int cmd_gcn(const std::vector<std::string>& args) {
          "aggregate over in-neighbors (A^T, PyTorch Geometric's default flow); same result on "
          "undirected graphs");
   p.group("Model");
-  p.option("features", "FILE.npy", "", "n x d feature matrix, row i for vertex i");
+  p.option("features", "FILE.npy", "",
+           "n x d feature matrix, row i for vertex i ('-': standard input)");
   p.option("feature-dim", "D", "64", "width of random features when --features is not given");
   p.option("weights", "DIR", "", "folder with layer0_W.npy, layer0_b.npy, layer1_W.npy, ...");
   p.option("layers", "W1,W2,...", "128,128,32",
@@ -178,12 +200,16 @@ int cmd_gcn(const std::vector<std::string>& args) {
   p.option("order", "O", "auto",
            "auto|aggregate-first|transform-first multiplication order per layer");
   p.group("Output");
-  p.option("output", "FILE.npy", "", "write the n x d_last result (.npy, the precision's dtype)",
-           'o');
+  p.option("output", "FILE.npy", "",
+           "write the n x d_last result (.npy, the precision's dtype; '-': standard output)", 'o');
   p.group("Execution");
   p.option("kernel", "NAME", "auto", "force the SpMM (mxm) kernel, e.g. cpu_row_balanced");
   add_exec_flags(p, ExecFlags{true, true, false, true, false});
   p.section("Semantics", kSemantics);
+  p.section("Examples",
+            "  spindle gcn                                   # built-in graph, random model\n"
+            "  spindle gcn cora.mtx --features x.npy --weights model/ -o logits.npy\n"
+            "  spindle gcn g.mtx --layers 64,16 --seed 3 -o - > emb.npy\n");
   if (!p.parse(args)) return 0;
 
   Settings s;
@@ -210,9 +236,18 @@ int cmd_gcn(const std::vector<std::string>& args) {
   s.opt.in_edges = p.has("in-edges");
   s.output = p.get("output");
   if (s.output) {
-    if (extension_of(*s.output) != ".npy")
-      p.fail("--output must end in .npy, got '" + *s.output + "'");
-    AtomicOutput probe(*s.output);  // fail now, not after the run, if it cannot be written
+    if (*s.output != "-" && extension_of(*s.output) != ".npy")
+      p.fail("--output must end in .npy (or be '-', standard output), got '" + *s.output + "'");
+  }
+  // Fail now, not after the run, when the output cannot be written or would replace an input.
+  {
+    std::vector<NamedPath> inputs = {{"the graph", p.operand_value(0).value_or("")},
+                                     {"--features", s.features.value_or("")}};
+    if (s.weights_dir) {
+      for (const auto& f : model_files(*s.weights_dir)) inputs.push_back({"--weights file", f});
+    }
+    check_outputs(inputs, {{"-o", s.output.value_or("")}});
+    if (s.output && *s.output == "-") set_report_enabled(false);
   }
   s.ex = apply_exec_flags(p, ExecFlags{true, true, false, true, false});
   s.opt.device = s.ex.device;

@@ -60,12 +60,16 @@ int cmd_generate(const std::vector<std::string>& args) {
   p.group("Output");
   p.option("output", "FILE", "",
            "required; .mtx writes Matrix Market (pattern), .txt/.el/.tsv/.csv an edge list with "
-           "1-based ids",
+           "1-based ids; '-' writes standard output (with --format)",
            'o');
+  add_graph_format_flag(p);
+  p.group("Execution");
   p.option("threads", "N", "all cores", "CPU threads (the output does not depend on it)");
+  p.flag("quiet", "no progress or status lines on stderr (warnings and errors still appear)");
   p.section("Examples",
             "  spindle generate rmat --scale 20 --edge-factor 16 --seed 7 -o rmat20.mtx\n"
-            "  spindle generate uniform --scale 12 -o small.tsv\n");
+            "  spindle generate uniform --scale 12 -o small.tsv\n"
+            "  spindle generate rmat --scale 10 -o - --format tsv | head\n");
   if (!p.parse(args)) return 0;
 
   Params g;
@@ -75,7 +79,8 @@ int cmd_generate(const std::vector<std::string>& args) {
   }
   auto out = p.get("output");
   if (!out) p.fail("-o FILE is required (e.g. -o graph.mtx)");
-  const GraphFileFormat format = output_format(p, *out);
+  char separator = ' ';
+  const GraphFileFormat format = output_format(p, *out, &separator);
   g.scale = static_cast<int>(p.integer("scale", kDefaultGraphScale, 0, 30));
   g.edge_factor = p.integer("edge-factor", kDefaultGraphEdgeFactor, 0, std::int64_t{1} << 20);
   g.seed = static_cast<std::uint64_t>(
@@ -91,13 +96,19 @@ int cmd_generate(const std::vector<std::string>& args) {
   g.build.self_loops = p.has("keep-self-loops") ? SelfLoopPolicy::Keep : SelfLoopPolicy::Drop;
   g.build.symmetrize = p.has("undirected");
   apply_exec_flags(p, ExecFlags{});
-  { AtomicOutput probe(*out); }  // fail now if FILE cannot be written
+  check_outputs({}, {{"-o", *out}});  // fail now if FILE cannot be written
 
   Stopwatch clock;
   // int32 indices unless 2^scale * edge_factor (doubled when undirected) reaches 2^31.
   const double entries = static_cast<double>(std::int64_t{1} << g.scale) *
                          static_cast<double>(g.edge_factor) * (g.build.symmetrize ? 2 : 1);
-  AnyGraph graph = entries < 2147483647.0 ? generate<std::int32_t>(g) : generate<std::int64_t>(g);
+  AnyGraph graph;
+  {
+    StatusLine status("generate " + g.kind + " scale " + std::to_string(g.scale));
+    status.set("drawing and building " + std::to_string(static_cast<long long>(entries)) +
+               " edges");
+    graph = entries < 2147483647.0 ? generate<std::int32_t>(g) : generate<std::int64_t>(g);
+  }
 
   char desc[256];
   if (g.kind == "rmat") {
@@ -119,7 +130,7 @@ int cmd_generate(const std::vector<std::string>& args) {
   }
   GraphWriteOptions wo;
   wo.comments = {desc};
-  write_graph_file(*out, graph, format, wo);
+  write_graph_file(*out, graph, format, separator, wo);
   const std::int64_t nnz =
       visit_graph(graph, [](const auto& gr) { return static_cast<std::int64_t>(gr.nnz()); });
   progress("wrote %s: %lld vertices, %lld edges in %s", out->c_str(),

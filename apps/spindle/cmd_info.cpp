@@ -33,6 +33,7 @@ std::string format_description(const Input& in) {
     if (h.symmetry == MmSymmetry::Symmetric || h.symmetry == MmSymmetry::SkewSymmetric) {
       s += " (" + std::to_string(h.entries) + " stored entries, mirrored)";
     }
+    if (!in.labels_path.empty()) s += ", vertex labels from " + in.labels_path;
     return s;
   }
   std::string s = in.file_has_values ? "edge list with weights" : "edge list";
@@ -93,6 +94,7 @@ void print_json(const Input& in, bool undirected, const std::vector<ExplainDevic
     w.field("stored_entries", in.header.entries);
   }
   if (!in.labels.empty()) w.field("labels_are_integers", in.labels_are_integers);
+  if (!in.labels_path.empty()) w.field("labels_file", in.labels_path);
   w.field("undirected", undirected);
   w.field("rows", s.rows);
   w.field("cols", s.cols);

@@ -13,6 +13,7 @@
 #include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "output_file.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/error.hpp"
 #include "vertex_io.hpp"
@@ -35,9 +36,10 @@ constexpr const char* kConventions =
     "  gap       (1-alpha)/n  dropped          |x'-x|_1 < tol        <= 1\n"
     "  boost     (1-alpha)    dropped          after --max-iter (20) unnormalized\n"
     "\n"
-    "  networkx reproduces networkx.pagerank(G, alpha, personalization, tol=tol),\n"
-    "  gap the GAP benchmark suite's pr, and boost boost::graph::page_rank (r\n"
-    "  starts at 1/n).\n"
+    "  networkx reproduces networkx.pagerank(G, alpha, personalization, tol=tol,\n"
+    "  weight=None): the structure only, as every preset, unless --weighted (then\n"
+    "  weight='weight', the file's values); gap the GAP benchmark suite's pr, and\n"
+    "  boost boost::graph::page_rank (r starts at 1/n).\n"
     "  Self-loops are ordinary edges; duplicate edges count once unless --weighted\n"
     "  (then their weights add up).\n";
 
@@ -52,6 +54,7 @@ struct Settings {
   Execution ex;
   std::int64_t top = 10;
   std::optional<std::string> output;
+  VertexFormat format = VertexFormat::Csv;
   bool fail_on_nonconvergence = false;
 };
 
@@ -76,15 +79,25 @@ void check_weights(const Input& in) {
 template <class T>
 int run(const Input& in, Settings& s) {
   Stopwatch clock;
-  PageRankResult<T> r = visit_graph(in.graph, [&](const auto& g) { return pagerank<T>(g, s.opt); });
+  PageRankResult<T> r;
+  {
+    StatusLine status("pagerank");
+    PageRankOptions opt = s.opt;
+    opt.on_iteration = [&status](int k, double residual) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "iteration %d, residual %.3g", k, residual);
+      status.set(buf);
+    };
+    r = visit_graph(in.graph, [&](const auto& g) { return pagerank<T>(g, opt); });
+  }
   const double seconds = clock.seconds();
   const std::int64_t n = in.rows();
   std::vector<double> score(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) score[static_cast<std::size_t>(v)] = r.ranks[v];
 
   if (!r.tuned.empty()) {
-    std::printf("tuned mxv: %s%s\n", r.tuned.c_str(),
-                s.opt.plan_cache.empty() ? "" : (", plan cache " + s.opt.plan_cache).c_str());
+    report("tuned mxv: %s%s\n", r.tuned.c_str(),
+           s.opt.plan_cache.empty() ? "" : (", plan cache " + s.opt.plan_cache).c_str());
   }
   if (s.top > 0 && n > 0) print_top_table(in, top_k(score, s.top), score, "score");
   const bool boost = s.opt.preset == PageRankPreset::Boost;
@@ -94,10 +107,10 @@ int run(const Input& in, Settings& s) {
     std::snprintf(threshold, sizeof threshold, " (stops below n*tol = %.3g)",
                   static_cast<double>(n) * s.opt.tol);
   }
-  std::printf("iterations %d, residual %.3g%s, converged %s%s, time %s\n", r.iterations, r.residual,
-              threshold, r.converged ? "yes" : "no",
-              boost ? " (boost runs a fixed number of iterations)" : "",
-              format_seconds(seconds).c_str());
+  report("iterations %d, residual %.3g%s, converged %s%s, time %s\n", r.iterations, r.residual,
+         threshold, r.converged ? "yes" : "no",
+         boost ? " (boost runs a fixed number of iterations)" : "",
+         format_seconds(seconds).c_str());
   std::fflush(stdout);
 
   if (!r.converged && !boost) {
@@ -131,7 +144,7 @@ int run(const Input& in, Settings& s) {
     };
     // A plain array (one download on CUDA): the formatter runs on all threads.
     const std::vector<T>& ranks = std::as_const(r.ranks).values();
-    write_vertex_file(*s.output, in,
+    write_vertex_file(*s.output, s.format, in,
                       {{"rank", [&](std::int64_t v) { return format_value(ranks[v]); }}}, meta);
     progress("wrote %s", s.output->c_str());
   }
@@ -154,7 +167,8 @@ int cmd_pagerank(const std::vector<std::string>& args) {
                   "weighted out-degree (default: structure only, every edge weighs 1)");
   p.option("personalize", "FILE", "",
            "teleport (and dangling rank) by a 'vertex,weight' CSV in the input's own ids; "
-           "unlisted vertices weigh 0");
+           "unlisted vertices weigh 0; finite weights >= 0, normalized to sum 1 ('-': standard "
+           "input)");
   p.group("PageRank");
   p.option("alpha", "A", "0.85", "damping factor in [0, 1]: the probability of following an edge");
   p.option("tol", "T", "1e-6",
@@ -167,8 +181,10 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   p.option("top", "K", "10", "print the K highest-ranked vertices (0: none)");
   p.option("output", "FILE", "",
            "write every vertex's rank: .csv ('vertex,rank', one line per vertex), .tsv or .json; "
-           "ids are the input's own (1-based for .mtx, labels for edge lists)",
+           "ids are the input's own (1-based for .mtx, labels for edge lists); '-' writes "
+           "standard output (with --format), which then carries the file alone",
            'o');
+  add_vertex_format_flag(p);
   add_exec_flags(p, ExecFlags{true, true, true, true, true});
   p.section("Conventions", kConventions);
   p.section("Exit status", kExitStatus);
@@ -176,7 +192,8 @@ int cmd_pagerank(const std::vector<std::string>& args) {
             "  spindle pagerank                          # built-in graph\n"
             "  spindle pagerank web.txt --top 20 -o ranks.csv\n"
             "  spindle pagerank g.mtx --preset networkx --personalize seeds.csv\n"
-            "  spindle pagerank big.mtx --device cuda --plan-cache ~/.spindle-plans\n");
+            "  spindle pagerank big.mtx --device cuda --plan-cache ~/.spindle-plans\n"
+            "  zcat web.txt.gz | spindle pagerank - -o - --format json | jq .iterations\n");
   if (!p.parse(args)) return 0;
 
   Settings s;
@@ -200,7 +217,10 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   s.opt.mxv_kernel = s.ex.desc.mxv_kernel;
   s.opt.tune = s.ex.tune;
   s.opt.plan_cache = s.ex.plan_cache;
-  check_vertex_output(p, "output");
+  if (s.output) s.format = check_vertex_output(p, "output");
+  check_outputs({{"the graph", p.operand_value(0).value_or("")},
+                 {"--personalize", p.get_or("personalize", "")}},
+                {{"-o", s.output.value_or("")}});
 
   const InputOptions io =
       input_options(p, s.opt.weighted ? ValueMode::Weighted : ValueMode::Pattern);
@@ -214,7 +234,9 @@ int cmd_pagerank(const std::vector<std::string>& args) {
     warn("--weighted: %s has no edge values, every edge weighs 1", in.name.c_str());
   }
   if (s.opt.weighted) check_weights(in);
-  if (auto file = p.get("personalize")) s.opt.personalization = read_vertex_weights(*file, in);
+  if (auto file = p.get("personalize")) {
+    s.opt.personalization = read_vertex_weights(input_path(*file), in);
+  }
 
   print_graph_header("PageRank of", in.name, in.rows(), in.nnz());
   const int max_iter = s.opt.max_iter >= 0                     ? s.opt.max_iter
@@ -222,9 +244,9 @@ int cmd_pagerank(const std::vector<std::string>& args) {
                                                                : 100;
   std::string personalized;
   if (auto file = p.get("personalize")) personalized = ", personalized by " + *file;
-  std::printf("preset %s: alpha %g, tol %g, max-iter %d%s%s; %s\n", to_string(s.opt.preset),
-              s.opt.alpha, s.opt.tol, max_iter, s.opt.weighted ? ", weighted" : "",
-              personalized.c_str(), execution_text(s.ex).c_str());
+  report("preset %s: alpha %g, tol %g, max-iter %d%s%s; %s\n", to_string(s.opt.preset), s.opt.alpha,
+         s.opt.tol, max_iter, s.opt.weighted ? ", weighted" : "", personalized.c_str(),
+         execution_text(s.ex).c_str());
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }
 

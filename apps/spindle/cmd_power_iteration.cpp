@@ -11,6 +11,7 @@
 #include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "output_file.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/error.hpp"
 #include "vertex_io.hpp"
@@ -35,6 +36,7 @@ struct Settings {
   Execution ex;
   std::int64_t top = 10;
   std::optional<std::string> output;
+  VertexFormat format = VertexFormat::Csv;
   bool fail_on_nonconvergence = false;
 };
 
@@ -46,11 +48,25 @@ double effective_shift(const PowerIterationOptions& o) {
 template <class T>
 int run(const Input& in, Settings& s) {
   Stopwatch clock;
-  PowerIterationResult<T> r =
-      visit_graph(in.graph, [&](const auto& g) { return power_iteration<T>(g, s.opt); });
+  PowerIterationResult<T> r;
+  {
+    StatusLine status("power iteration");
+    PowerIterationOptions opt = s.opt;
+    opt.on_iteration = [&status](int k, double change) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "iteration %d, change %.3g", k, change);
+      status.set(buf);
+    };
+    r = visit_graph(in.graph, [&](const auto& g) { return power_iteration<T>(g, opt); });
+  }
   const double seconds = clock.seconds();
   const std::int64_t n = in.rows();
   const double shift = effective_shift(s.opt);
+  if (n == 0) {
+    throw Error("power iteration: " + in.name +
+                " has no vertices, so there is no eigenvector to report (an empty graph is read "
+                "only with --allow-empty)");
+  }
   if (r.vanished) {
     // All zeros is no eigenvector: refuse rather than print or write it as one.
     throw Error("power iteration: the iterate became zero (M = " +
@@ -67,7 +83,7 @@ int run(const Input& in, Settings& s) {
   }
   // The stop test looks at the last change of the iterate; the residual |Mx - lambda x| says how
   // good an eigenpair the result is. Both are shown, named.
-  std::printf(
+  report(
       "eigenvalue %.10g, residual |Mx - lambda x| %.3g, last change %.3g (tol %g%s), iterations "
       "%d, converged %s, time %s\n",
       r.eigenvalue, r.residual, r.last_change, s.opt.tol, s.opt.centrality ? " x n" : "",
@@ -96,8 +112,8 @@ int run(const Input& in, Settings& s) {
     const char* name = s.opt.centrality ? "centrality" : "value";
     // A plain array (one download on CUDA): the formatter runs on all threads.
     const std::vector<T>& x = std::as_const(r.vector).values();
-    write_vertex_file(*s.output, in, {{name, [&](std::int64_t v) { return format_value(x[v]); }}},
-                      meta);
+    write_vertex_file(*s.output, s.format, in,
+                      {{name, [&](std::int64_t v) { return format_value(x[v]); }}}, meta);
     progress("wrote %s", s.output->c_str());
   }
   return 0;
@@ -122,13 +138,19 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   p.group("Output");
   p.option("top", "K", "10", "print the K vertices with the largest entries (0: none)");
   p.option("output", "FILE", "",
-           "write every vertex's entry of the (L2-normalized) eigenvector as .csv, .tsv or .json",
+           "write every vertex's entry of the (L2-normalized) eigenvector as .csv, .tsv or .json "
+           "('-': standard output, with --format)",
            'o');
+  add_vertex_format_flag(p);
   add_exec_flags(p, ExecFlags{true, true, true});
   p.section("Semantics", kSemantics);
   p.section("Exit status",
-            "  0 success (a warning on stderr when not converged), 1 failure or not\n"
-            "  converged with --fail-on-nonconvergence, 2 usage error\n");
+            "  0 success (a warning on stderr when not converged), 1 failure (an empty\n"
+            "  graph, an iterate that became zero) or not converged with\n"
+            "  --fail-on-nonconvergence, 2 usage error\n");
+  p.section("Examples",
+            "  spindle power-iteration karate.mtx --centrality\n"
+            "  spindle power-iteration web.txt --shift 1 --top 20 -o eigvec.csv\n");
   if (!p.parse(args)) return 0;
 
   Settings s;
@@ -143,7 +165,8 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   s.ex = apply_exec_flags(p, ExecFlags{true, true, true});
   s.opt.device = s.ex.device;
   s.opt.mxv_kernel = s.ex.desc.mxv_kernel;
-  check_vertex_output(p, "output");
+  if (s.output) s.format = check_vertex_output(p, "output");
+  check_outputs({{"the graph", p.operand_value(0).value_or("")}}, {{"-o", s.output.value_or("")}});
 
   const InputOptions io =
       input_options(p, s.opt.weighted ? ValueMode::Weighted : ValueMode::Pattern);
@@ -156,10 +179,10 @@ int cmd_power_iteration(const std::vector<std::string>& args) {
   const double shift = effective_shift(s.opt);
   print_graph_header(s.opt.centrality ? "Eigenvector centrality of" : "Power iteration on", in.name,
                      in.rows(), in.nnz());
-  std::printf("%s: shift %g, tol %g, max-iter %d%s; %s\n",
-              s.opt.centrality ? "networkx semantics (A^T + I)" : "plain (A + shift*I)", shift,
-              s.opt.tol, s.opt.max_iter, s.opt.weighted ? ", weighted" : "",
-              execution_text(s.ex).c_str());
+  report("%s: shift %g, tol %g, max-iter %d%s; %s\n",
+         s.opt.centrality ? "networkx semantics (A^T + I)" : "plain (A + shift*I)", shift,
+         s.opt.tol, s.opt.max_iter, s.opt.weighted ? ", weighted" : "",
+         execution_text(s.ex).c_str());
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }
 

@@ -9,6 +9,7 @@
 #include "explain.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "output_file.hpp"
 #include "spindle/algorithms/sssp.hpp"
 #include "spindle/error.hpp"
 #include "vertex_io.hpp"
@@ -17,32 +18,54 @@ namespace spindle::cli {
 
 namespace {
 
+struct Settings {
+  std::optional<std::string> output;
+  VertexFormat format = VertexFormat::Csv;
+  std::int64_t top = 10;
+};
+
 template <class T>
 int run(const Input& in, std::int64_t source, const std::string& source_id, const SsspOptions& opt,
-        const std::optional<std::string>& output) {
+        const Settings& s) {
+  const auto& output = s.output;
   Stopwatch clock;
   SsspResult<T> r;
   try {
+    StatusLine status("sssp");
     r = visit_graph(in.graph, [&](const auto& g) { return sssp<T>(g, source, opt); });
   } catch (const InvalidArgument& e) {
     // The library names vertices by internal 0-based id; a user knows them by their own ids.
-    if (std::string(e.what()).find("negative-weight cycle") == std::string::npos) throw;
-    throw InvalidArgument("sssp: a negative-weight cycle is reachable from vertex " + source_id +
-                          " of " + in.name + ", so its shortest paths are undefined");
+    const std::string what = e.what();
+    if (what.find("negative-weight cycle") != std::string::npos) {
+      throw InvalidArgument("sssp: a negative-weight cycle is reachable from vertex " + source_id +
+                            " of " + in.name + ", so its shortest paths are undefined");
+    }
+    const std::size_t at = what.find(" to vertex ");
+    const std::size_t over = what.find(" overflows ");
+    if (at == std::string::npos || over == std::string::npos) throw;
+    const std::int64_t v = std::stoll(what.substr(at + 11));
+    throw InvalidArgument("sssp: the distance from vertex " + source_id + " to vertex " +
+                          in.vertex_id(v) + " of " + in.name + what.substr(over) +
+                          (sizeof(T) == 4 ? " (--precision double)" : ""));
   }
   const double seconds = clock.seconds();
   // A plain array (one download on CUDA), read below and by the formatter on all threads.
   const std::vector<T>& dist = std::as_const(r.distance).values();
+  if (s.top > 0) {
+    std::vector<double> score(dist.begin(), dist.end());
+    const auto order = top_k_where(score, s.top, [](std::int64_t) { return true; });
+    if (!order.empty()) print_top_table(in, order, score, "distance");
+  }
   std::int64_t far = source;
   for (std::int64_t v = 0; v < in.rows(); ++v) {
     if (std::isfinite(dist[v]) && dist[v] > dist[far]) far = v;
   }
-  std::printf("reached %lld of %lld vertices; farthest %s at distance %s; rounds %lld, time %s\n",
-              static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
-              in.vertex_id(far).c_str(), format_value(dist[far]).c_str(),
-              static_cast<long long>(r.rounds), format_seconds(seconds).c_str());
+  report("reached %lld of %lld vertices; farthest %s at distance %s; rounds %lld, time %s\n",
+         static_cast<long long>(r.reached), static_cast<long long>(in.rows()),
+         printable(in.vertex_id(far)).c_str(), format_value(dist[far]).c_str(),
+         static_cast<long long>(r.rounds), format_seconds(seconds).c_str());
   if (output) {
-    write_vertex_file(*output, in,
+    write_vertex_file(*output, s.format, in,
                       {{"distance",
                         [&](std::int64_t v) {
                           return std::isfinite(dist[v]) ? format_value(dist[v]) : std::string();
@@ -68,18 +91,26 @@ int cmd_sssp(const std::vector<std::string>& args) {
   add_input_flags(p, "");
   p.option("source", "V", "", "start vertex, in the input's own ids (1-based for .mtx); required");
   p.group("Output");
-  p.option(
-      "output", "FILE", "",
-      "write 'vertex,distance' for every vertex (.csv, .tsv or .json); unreachable vertices have "
-      "an empty distance (null in JSON)",
-      'o');
+  p.option("top", "K", "10",
+           "print the K farthest reachable vertices and their distances (0: none)");
+  p.option("output", "FILE", "",
+           "write 'vertex,distance' for every vertex (.csv, .tsv or .json; '-': standard output, "
+           "with --format); unreachable vertices have an empty distance (null in JSON)",
+           'o');
+  add_vertex_format_flag(p);
   add_exec_flags(p, ExecFlags{true, true, true});
+  p.section("Examples",
+            "  spindle sssp roads.mtx --source 1\n"
+            "  spindle sssp flights.csv --source LAX --top 5 -o dist.json\n");
   if (!p.parse(args)) return 0;
   auto source_id = p.get("source");
   if (!source_id) p.fail("--source V is required");
-  auto output = p.get("output");
+  Settings s;
+  s.output = p.get("output");
+  s.top = p.integer("top", 10, 0, std::int64_t{1} << 40);
   Execution ex = apply_exec_flags(p, ExecFlags{true, true, true});
-  check_vertex_output(p, "output");
+  if (s.output) s.format = check_vertex_output(p, "output");
+  check_outputs({{"the graph", p.operand_value(0).value_or("")}}, {{"-o", s.output.value_or("")}});
 
   const InputOptions io = input_options(p, ValueMode::AsFile);
   Input in = load_input(p.operand_value(0), io);
@@ -93,11 +124,11 @@ int cmd_sssp(const std::vector<std::string>& args) {
   opt.device = ex.device;
   opt.mxv_kernel = ex.desc.mxv_kernel;
   print_graph_header("SSSP on", in.name, in.rows(), in.nnz());
-  std::printf("source %s, %s; %s\n", source_id->c_str(),
-              in.is_pattern() ? "no edge values (hop counts)" : "edge values as lengths",
-              execution_text(ex).c_str());
-  return ex.use_double ? run<double>(in, source, *source_id, opt, output)
-                       : run<float>(in, source, *source_id, opt, output);
+  report("source %s, %s; %s\n", printable(*source_id).c_str(),
+         in.is_pattern() ? "no edge values (hop counts)" : "edge values as lengths",
+         execution_text(ex).c_str());
+  return ex.use_double ? run<double>(in, source, *source_id, opt, s)
+                       : run<float>(in, source, *source_id, opt, s);
 }
 
 }  // namespace spindle::cli

@@ -4,9 +4,14 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 #include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
@@ -14,16 +19,129 @@
 
 namespace spindle::cli {
 
+namespace {
+std::atomic<bool> g_quiet{false};
+bool g_report = true;
+std::mutex g_stderr_mutex;  // a status line and other stderr output take turns
+}  // namespace
+
 bool stderr_is_terminal() {
   static const bool tty = ::isatty(STDERR_FILENO) == 1;
   return tty;
 }
 
-void progress(const char* fmt, ...) {
-  if (!stderr_is_terminal()) return;
+void set_quiet(bool quiet) { g_quiet = quiet; }
+bool show_progress() { return !g_quiet && stderr_is_terminal(); }
+
+void set_report_enabled(bool enabled) { g_report = enabled; }
+
+void report(const char* fmt, ...) {
+  if (!g_report) return;
   std::va_list ap;
   va_start(ap, fmt);
-  std::fputs("spindle: ", stderr);
+  std::vfprintf(stdout, fmt, ap);
+  va_end(ap);
+}
+
+struct StatusLine::State {
+  std::string what;
+  std::string detail;
+  std::mutex m;
+  std::condition_variable cv;
+  bool stop = false;
+  bool dirty = false;  // the detail changed since the last paint
+  bool drawn = false;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::thread painter;
+
+  void paint() {  // with m held
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string line = "\rspindle: " + what;
+    if (!detail.empty()) line += ": " + detail;
+    line += " (" + format_seconds(s) + ")\033[K";
+    {
+      std::lock_guard<std::mutex> out(g_stderr_mutex);
+      std::fputs(line.c_str(), stderr);
+      std::fflush(stderr);
+    }
+    drawn = true;
+    dirty = false;
+  }
+};
+
+namespace {
+double progress_delay_seconds() {
+  if (const char* env = std::getenv("SPINDLE_PROGRESS_DELAY")) {
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    if (end != env && v >= 0) return v;
+  }
+  return 1.0;
+}
+}  // namespace
+
+StatusLine::StatusLine(std::string what) {
+  if (!show_progress()) return;
+  state_ = new State;
+  state_->what = std::move(what);
+  State* st = state_;
+  const double delay = progress_delay_seconds();
+  st->painter = std::thread([st, delay] {
+    using Clock = std::chrono::steady_clock;
+    // Redrawn every 250 ms, sooner when the detail changes but at most every 100 ms (every change
+    // with SPINDLE_PROGRESS_DELAY=0, for tests); a change just before the end is still shown.
+    const auto every = std::chrono::milliseconds(250);
+    const auto throttle = delay > 0 ? std::chrono::milliseconds(100) : std::chrono::milliseconds(0);
+    std::unique_lock<std::mutex> lock(st->m);
+    const auto first = st->start + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(delay));
+    if (st->cv.wait_until(lock, first, [st] { return st->stop; })) return;
+    for (;;) {
+      st->paint();
+      const auto last = Clock::now();
+      st->cv.wait_until(lock, last + throttle, [st] { return st->stop; });
+      if (!st->stop) st->cv.wait_until(lock, last + every, [st] { return st->stop || st->dirty; });
+      if (st->stop) {
+        if (st->dirty) st->paint();
+        return;
+      }
+    }
+  });
+}
+
+StatusLine::~StatusLine() {
+  if (!state_) return;
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    state_->stop = true;
+  }
+  state_->cv.notify_all();
+  state_->painter.join();
+  if (state_->drawn) {
+    std::lock_guard<std::mutex> out(g_stderr_mutex);
+    std::fputs("\r\033[K", stderr);  // erase it: what follows starts on a clean line
+    std::fflush(stderr);
+  }
+  delete state_;
+}
+
+void StatusLine::set(std::string detail) {
+  if (!state_) return;
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    state_->detail = std::move(detail);
+    state_->dirty = true;
+  }
+  state_->cv.notify_all();
+}
+
+void progress(const char* fmt, ...) {
+  if (!show_progress()) return;
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::lock_guard<std::mutex> out(g_stderr_mutex);
+  std::fputs("\r\033[Kspindle: ", stderr);
   std::vfprintf(stderr, fmt, ap);
   std::fputc('\n', stderr);
   va_end(ap);
@@ -32,7 +150,20 @@ void progress(const char* fmt, ...) {
 void warn(const char* fmt, ...) {
   std::va_list ap;
   va_start(ap, fmt);
+  std::lock_guard<std::mutex> out(g_stderr_mutex);
+  if (show_progress()) std::fputs("\r\033[K", stderr);  // over a status line, if one is shown
   std::fputs("spindle: warning: ", stderr);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+}
+
+void note(const char* fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::lock_guard<std::mutex> out(g_stderr_mutex);
+  if (show_progress()) std::fputs("\r\033[K", stderr);
+  std::fputs("spindle: note: ", stderr);
   std::vfprintf(stderr, fmt, ap);
   std::fputc('\n', stderr);
   va_end(ap);
@@ -74,8 +205,8 @@ std::string execution_text(const Execution& ex, bool with_precision) {
 
 void print_graph_header(const char* what, const std::string& graph, std::int64_t n,
                         std::int64_t nnz) {
-  std::printf("%s %s: n %lld, nnz %lld\n", what, graph.c_str(), static_cast<long long>(n),
-              static_cast<long long>(nnz));
+  report("%s %s: n %lld, nnz %lld\n", what, graph.c_str(), static_cast<long long>(n),
+         static_cast<long long>(nnz));
 }
 
 std::string format_number(double v) {
@@ -113,10 +244,12 @@ void add_exec_flags(ArgParser& p, ExecFlags which) {
              "the graph and GPU, so later runs on the same graph time nothing");
   }
   p.option("threads", "N", "OMP_NUM_THREADS or all cores", "CPU threads of the OpenMP backend");
+  p.flag("quiet", "no progress or status lines on stderr (warnings and errors still appear)");
 }
 
 Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {
   Execution ex;
+  set_quiet(p.has("quiet"));
   if (p.has("threads")) {
     ex.threads = static_cast<int>(p.integer("threads", 0, 1, 4096));
     omp_set_num_threads(ex.threads);

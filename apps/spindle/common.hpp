@@ -18,11 +18,44 @@ namespace spindle::cli {
 /// logs see nothing but results and errors.
 bool stderr_is_terminal();
 
-/// Prints one progress/timing line on stderr when it is a terminal (printf-style).
+/// --quiet: no progress lines or status lines at all (warnings and errors still appear).
+void set_quiet(bool quiet);
+/// True when progress may be shown: stderr is a terminal and --quiet was not given.
+bool show_progress();
+
+/// Prints one progress/timing line on stderr when show_progress() (printf-style).
 void progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Where the human-readable report (headers, tables, summary lines) goes: standard output,
+/// unless the command writes its result file there (`-o -`), which then carries that file only.
+void set_report_enabled(bool enabled);
+/// printf to standard output when the report is enabled.
+void report(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// A status line on stderr for a step that can take a while: shown only when show_progress(),
+/// once the step has run for a second (SPINDLE_PROGRESS_DELAY seconds, for tests), redrawn in
+/// place four times a second with the elapsed time, and erased when the object goes away. A
+/// background thread draws it, so phases that give no callbacks (a library call) still show.
+class StatusLine {
+ public:
+  /// `what`: the step, e.g. "pagerank"; set() adds the detail ("iteration 12, residual 3e-05").
+  explicit StatusLine(std::string what);
+  ~StatusLine();
+  StatusLine(const StatusLine&) = delete;
+  StatusLine& operator=(const StatusLine&) = delete;
+  /// Replaces the detail (thread-safe).
+  void set(std::string detail);
+
+ private:
+  struct State;
+  State* state_ = nullptr;
+};
 
 /// Prints a warning line on stderr (always; warnings matter in logs too).
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Prints a note on stderr (always: it says how an input was understood, e.g. a skipped header).
+void note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /// An iteration that stopped at its limit: with --fail-on-nonconvergence (`fail`) throws Error
 /// ("<what>; no output written (--fail-on-nonconvergence)"), else warns "<what>; <hint>".
@@ -52,7 +85,7 @@ struct ExecFlags {
   bool plan_cache = false;  ///< --plan-cache FILE (tuned mxv winners on disk)
 };
 
-/// Declares --threads and the requested execution flags in an "Execution" group.
+/// Declares --threads, --quiet and the requested execution flags in an "Execution" group.
 void add_exec_flags(ArgParser& p, ExecFlags which);
 
 /// The parsed execution settings.

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "input.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <system_error>
 
 #include "common.hpp"
+#include "labels_file.hpp"
+#include "output_file.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/edge_list.hpp"
@@ -30,12 +33,70 @@ void check_readable(const std::string& path) {
   if (std::filesystem::is_directory(st)) throw Error(path + ": is a directory, not a graph file");
 }
 
+const char* policy_words(DuplicatePolicy p) {
+  switch (p) {
+    case DuplicatePolicy::KeepFirst:
+      return "the first of each was kept";
+    case DuplicatePolicy::KeepLast:
+      return "the last of each was kept";
+    case DuplicatePolicy::Max:
+      return "the largest of each was kept";
+    case DuplicatePolicy::Min:
+      return "the smallest of each was kept";
+    default:
+      return "their values were summed";
+  }
+}
+
+const char* policy_flag(DuplicatePolicy p) {
+  switch (p) {
+    case DuplicatePolicy::KeepFirst:
+      return "first";
+    case DuplicatePolicy::KeepLast:
+      return "last";
+    case DuplicatePolicy::Max:
+      return "max";
+    case DuplicatePolicy::Min:
+      return "min";
+    default:
+      return "sum";
+  }
+}
+
+// Duplicates that changed values are said out loud: a symmetric file that stores both (i, j)
+// and (j, i), or an edge list listing both directions read with --undirected, would otherwise
+// double weights silently. Pattern graphs lose nothing (an edge is an edge).
+void warn_duplicates(const Input& in, const BuildReport& r, const InputOptions& o, bool values) {
+  if (!values || r.merged_duplicates == 0) return;
+  const DuplicatePolicy p = o.duplicates;
+  const bool symmetric =
+      in.format == GraphFileFormat::MatrixMarket && in.header.symmetry != MmSymmetry::General;
+  std::string what;
+  if (symmetric) {
+    what = "entries of this " + std::string(to_string(in.header.symmetry)) +
+           " file were merged with another copy of the same element (stored both as (i, j) and "
+           "(j, i), or repeated)";
+  } else if (o.undirected) {
+    what =
+        "edges were merged with another copy once the reverse edges were added "
+        "(--undirected: an edge listed in both directions is one edge given twice)";
+  } else {
+    what = "duplicate edges (the same source and target given again) were merged";
+  }
+  warn("%s: %lld %s; %s (--duplicates %s; sum|first|last|max|min|error choose)", in.name.c_str(),
+       static_cast<long long>(r.merged_duplicates), what.c_str(), policy_words(p), policy_flag(p));
+}
+
 template <class I, class V>
-Graph<I, V> read_mtx(const std::string& path, const InputOptions& o) {
+Graph<I, V> read_mtx(const std::string& path, const InputOptions& o, BuildReport& report) {
   MatrixMarketOptions mo;
   mo.build.symmetrize = o.undirected;
+  mo.build.duplicates = o.duplicates;
+  mo.build.report = &report;
   mo.headerless = o.headerless;
   mo.allow_nonfinite = o.allow_nonfinite;
+  mo.trust_dimensions = o.trust_dimensions;
+  mo.progress = show_progress();
   return read_matrix_market<I, V>(path, mo);
 }
 
@@ -44,18 +105,29 @@ void read_el(Input& in, const std::string& path, const InputOptions& o) {
   EdgeListOptions eo;
   eo.allow_nonfinite = o.allow_nonfinite;
   eo.ignore_extra_columns = o.ignore_extra_columns;
+  eo.header = o.header;
+  eo.allow_empty = o.allow_empty;
+  eo.progress = show_progress();
   EdgeListCoo<I> raw = read_edge_list_coo<I>(path, eo);
+  if (!raw.header.empty()) {
+    note("%s:%lld: skipped the header row '%s' (--header no reads it as an edge)", in.name.c_str(),
+         static_cast<long long>(raw.header_line), raw.header.c_str());
+  }
   in.labels = std::move(raw.labels);
   in.labels_are_integers = raw.labels_are_integers;
   in.file_has_values = raw.weighted;
   BuildOptions bo;
   bo.symmetrize = o.undirected;
+  bo.duplicates = o.duplicates;
+  BuildReport report;
+  bo.report = &report;
   bool values = o.values == ValueMode::Weighted || (o.values == ValueMode::AsFile && raw.weighted);
   if (values) {
     in.graph = build_graph<I, double>(std::move(raw.coo), bo);
   } else {
     in.graph = build_graph<I, Pattern>(std::move(raw.coo), bo);
   }
+  warn_duplicates(in, report, o, values && raw.weighted);
 }
 
 template <class I>
@@ -102,15 +174,16 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
     progress("generated %s in %s", in.name.c_str(), format_seconds(clock.seconds()).c_str());
     return in;
   }
-  in.path = *path;
-  in.name = *path;
-  check_readable(*path);
+  in.path = input_path(*path);
+  in.name = *path == "-" ? "standard input" : *path;
+  check_readable(in.path);
   // A pipe or process substitution (`spindle pagerank <(zcat g.mtx.gz)`) is read once and held:
   // the format sniffing, the header and the body each open the path.
-  const InputStreamCapture capture(*path);
-  in.format = guess_graph_format(*path);
+  const InputStreamCapture capture(in.path);
+  in.format = guess_graph_format(in.path);
+  const std::string& file = in.path;
   if (in.format == GraphFileFormat::MatrixMarket) {
-    in.header = read_matrix_market_header(*path, o.headerless);
+    in.header = read_matrix_market_header(file, o.headerless);
     if (in.header.format == MmFormat::Array) {
       throw Error(*path + ": a dense " + std::to_string(in.header.rows) + " x " +
                   std::to_string(in.header.cols) +
@@ -123,34 +196,45 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
                in.header.entries > kInt32Limit / mirror;
     bool values =
         o.values == ValueMode::Weighted || (o.values == ValueMode::AsFile && in.file_has_values);
+    BuildReport report;
     if (big) {
       if (values) {
-        in.graph = read_mtx<std::int64_t, double>(*path, o);
+        in.graph = read_mtx<std::int64_t, double>(file, o, report);
       } else {
-        in.graph = read_mtx<std::int64_t, Pattern>(*path, o);
+        in.graph = read_mtx<std::int64_t, Pattern>(file, o, report);
       }
     } else {
       if (values) {
-        in.graph = read_mtx<std::int32_t, double>(*path, o);
+        in.graph = read_mtx<std::int32_t, double>(file, o, report);
       } else {
-        in.graph = read_mtx<std::int32_t, Pattern>(*path, o);
+        in.graph = read_mtx<std::int32_t, Pattern>(file, o, report);
       }
+    }
+    warn_duplicates(in, report, o, values && in.file_has_values);
+    if (auto labels = read_declared_labels(file, in.header, in.rows(), &in.labels_path)) {
+      if (in.rows() != in.cols()) {
+        throw Error(in.labels_path + ": vertex labels for a " + std::to_string(in.rows()) + " x " +
+                    std::to_string(in.cols()) + " matrix, which is not a graph's");
+      }
+      in.labels = std::move(*labels);
+      in.labels_are_integers = std::all_of(in.labels.begin(), in.labels.end(),
+                                           [](const auto& l) { return parse_int(l).has_value(); });
     }
   } else {
     std::error_code ec;
-    auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(*path, ec));
+    auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(file, ec));
     if (capture.active()) {
       bytes = capture.bytes();
       ec.clear();
     }
     std::int64_t bound = ec ? 0 : bytes / kMinEdgeLineBytes * (o.undirected ? 2 : 1);
     if (o.force_int64 || bound > kInt32Limit) {
-      read_el<std::int64_t>(in, *path, o);
+      read_el<std::int64_t>(in, file, o);
     } else {
-      read_el<std::int32_t>(in, *path, o);
+      read_el<std::int32_t>(in, file, o);
     }
   }
-  progress("read %s: %lld x %lld, %lld entries in %s", path->c_str(),
+  progress("read %s: %lld x %lld, %lld entries in %s", in.name.c_str(),
            static_cast<long long>(in.rows()), static_cast<long long>(in.cols()),
            static_cast<long long>(in.nnz()), format_seconds(clock.seconds()).c_str());
   return in;
@@ -219,6 +303,9 @@ std::int64_t Input::find_vertex(const std::string& id, const std::string& what) 
 
 void add_input_flags(ArgParser& p, const std::string& weighted_help) {
   p.group("Input");
+  p.flag("allow-empty",
+         "accept a graph file without edges (an empty stream, /dev/null) as an empty graph "
+         "instead of an error");
   p.flag("undirected",
          "add the reverse of every edge (edge lists and general .mtx files; symmetric .mtx "
          "files always have both directions)");
@@ -228,8 +315,20 @@ void add_input_flags(ArgParser& p, const std::string& weighted_help) {
          "read a .mtx file that lacks the %%MatrixMarket banner: a 'rows cols entries' line, "
          "then 'i j [value]' lines");
   p.flag("ignore-extra-columns",
-         "edge lists: ignore columns after 'src dst weight' (refused by default, naming the "
-         "line)");
+         "edge lists: ignore columns beyond the first edge line's 'src dst [weight]', on any "
+         "line (refused by default, naming the line)");
+  p.option("header", "auto|yes|no", "auto",
+           "edge lists: whether the first line is a header row such as 'source,target' (auto: "
+           "recognized by its words, or by names where the next line has numbers; skipped with "
+           "a note)");
+  p.option("duplicates", "POLICY", "sum",
+           "sum|first|last|max|min|error: the value of an edge given more than once (repeated, "
+           "or in both directions of a symmetric .mtx or with --undirected); a warning says how "
+           "many were merged");
+  p.flag("trust-dimensions",
+         ".mtx: take the size line's rows and columns even when far larger than the file's "
+         "entries could use (refused by default beyond 8 per byte of the file, at least 2^20, "
+         "within the memory available)");
 }
 
 InputOptions input_options(const ArgParser& p, ValueMode values) {
@@ -239,6 +338,20 @@ InputOptions input_options(const ArgParser& p, ValueMode values) {
   o.allow_nonfinite = p.has("allow-nonfinite");
   o.headerless = p.has("headerless");
   o.ignore_extra_columns = p.has("ignore-extra-columns");
+  o.allow_empty = p.has("allow-empty");
+  o.trust_dimensions = p.has("trust-dimensions");
+  const std::string header = p.choice("header", "auto", {"auto", "yes", "no"});
+  o.header = header == "yes"  ? EdgeListHeader::Present
+             : header == "no" ? EdgeListHeader::Absent
+                              : EdgeListHeader::Auto;
+  const std::string dup =
+      p.choice("duplicates", "sum", {"sum", "first", "last", "max", "min", "error"});
+  o.duplicates = dup == "first"   ? DuplicatePolicy::KeepFirst
+                 : dup == "last"  ? DuplicatePolicy::KeepLast
+                 : dup == "max"   ? DuplicatePolicy::Max
+                 : dup == "min"   ? DuplicatePolicy::Min
+                 : dup == "error" ? DuplicatePolicy::Error
+                                  : DuplicatePolicy::Default;
   return o;
 }
 

@@ -41,6 +41,14 @@ struct InputOptions {
   bool headerless = false;
   /// Edge lists: columns after the third (src dst weight) are ignored instead of refused.
   bool ignore_extra_columns = false;
+  /// Edge lists: header row handling (--header auto|yes|no).
+  EdgeListHeader header = EdgeListHeader::Auto;
+  /// A file without edges is an empty graph instead of an error (--allow-empty).
+  bool allow_empty = false;
+  /// Matrix Market: take the size line's dimensions however large (--trust-dimensions).
+  bool trust_dimensions = false;
+  /// What the same edge given more than once becomes (--duplicates).
+  DuplicatePolicy duplicates = DuplicatePolicy::Default;
   /// Force int64 indices (tests; huge graphs pick it by themselves).
   bool force_int64 = false;
 };
@@ -55,9 +63,12 @@ struct Input {
   GraphFileFormat format = GraphFileFormat::MatrixMarket;
   /// Matrix Market header (default for edge lists and the built-in graph).
   MatrixMarketHeader header;
-  /// Edge lists: labels[v] is the token that named internal vertex v. Empty: ids are v + 1.
+  /// Edge lists: labels[v] is the token that named internal vertex v (also a Matrix Market
+  /// file's labels file, labels_file.hpp). Empty: ids are v + 1.
   std::vector<std::string> labels;
   bool labels_are_integers = true;
+  /// The labels file the labels came from (Matrix Market), or "".
+  std::string labels_path;
   /// The file stores edge values (mtx real/integer, edge list with a weight column).
   bool file_has_values = false;
   bool builtin = false;
@@ -81,8 +92,9 @@ struct Input {
   mutable std::unordered_map<std::string, std::int64_t> label_index_;
 };
 
-/// Reads `path` (or builds the built-in default R-MAT graph when nullopt). Prints a progress
-/// line with the load time on stderr when it is a terminal.
+/// Reads `path` (or builds the built-in default R-MAT graph when nullopt; `-` is standard input).
+/// Prints a progress line with the load time on stderr when it is a terminal; notes a skipped
+/// header row; warns when duplicate weighted edges were merged.
 /// @throws ParseError / Error / Unsupported from the loaders, with the file named.
 Input load_input(const std::optional<std::string>& path, const InputOptions& options);
 
@@ -96,7 +108,8 @@ decltype(auto) visit_graph(const AnyGraph& g, F&& f) {
 }
 
 /// Declares the input flags every graph-reading command has: --undirected, --allow-nonfinite,
-/// --headerless, --ignore-extra-columns (and --weighted when `weighted_help` is non-empty).
+/// --headerless, --ignore-extra-columns, --header, --duplicates, --allow-empty,
+/// --trust-dimensions (and --weighted when `weighted_help` is non-empty).
 void add_input_flags(ArgParser& p, const std::string& weighted_help);
 /// The InputOptions the flags of add_input_flags ask for.
 InputOptions input_options(const ArgParser& p, ValueMode values);

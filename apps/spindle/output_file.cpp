@@ -5,56 +5,64 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <mutex>
 
+#include "args.hpp"
 #include "spindle/error.hpp"
+#include "spindle/loaders/atomic_file.hpp"
 
 namespace spindle::cli {
 
 namespace {
 
-// Temporaries alive right now, so a signal handler can remove them. A fixed array of C strings
-// because only async-signal-safe work (unlink) may happen in the handler.
-constexpr int kMaxLive = 8;
-std::atomic<const char*> g_live[kMaxLive];
-
-void on_fatal_signal(int sig) {
-  for (auto& slot : g_live) {
-    const char* p = slot.load();
-    if (p) ::unlink(p);
-  }
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
+// The file behind a path (symbolic links followed), or behind standard input / output for `-`.
+bool identity(const std::string& path, bool output, struct stat& st) {
+  if (path == "-") return ::fstat(output ? STDOUT_FILENO : STDIN_FILENO, &st) == 0;
+  return ::stat(path.c_str(), &st) == 0;
 }
-
-void register_live(const char* p) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::signal(SIGINT, on_fatal_signal);
-    std::signal(SIGTERM, on_fatal_signal);
-    std::signal(SIGHUP, on_fatal_signal);
-  });
-  for (auto& slot : g_live) {
-    const char* expected = nullptr;
-    if (slot.compare_exchange_strong(expected, p)) return;
-  }
-}
-
-void unregister_live(const char* p) {
-  for (auto& slot : g_live) {
-    const char* expected = p;
-    if (slot.compare_exchange_strong(expected, nullptr)) return;
-  }
-}
-
-std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
+
+std::string input_path(const std::string& operand) {
+  return operand == "-" ? "/dev/stdin" : operand;
+}
+
+void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  std::size_t stdin_readers = 0;
+  std::string first_stdin;
+  for (const NamedPath& in : inputs) {
+    if (in.path == "-" || in.path == "/dev/stdin") {
+      if (stdin_readers++ == 0) {
+        first_stdin = in.what;
+      } else {
+        throw UsageError(in.what + " and " + first_stdin +
+                         " both read standard input, which can be read only once");
+      }
+    }
+  }
+  std::size_t stdout_writers = 0;
+  for (const NamedPath& out : outputs) {
+    if (out.path.empty()) continue;
+    if (out.path == "-" && stdout_writers++ > 0) {
+      throw UsageError(out.what + ": standard output already carries another output");
+    }
+    (void)check_output_path(out.path);
+    struct stat os {};
+    if (out.path == "-" || !identity(out.path, true, os)) continue;  // not there yet: no clash
+    if (!S_ISREG(os.st_mode)) continue;  // a stream (/dev/null, a FIFO) replaces nothing
+    for (const NamedPath& in : inputs) {
+      if (in.path.empty()) continue;
+      struct stat is {};
+      if (!identity(in.path, false, is)) continue;
+      if (is.st_dev == os.st_dev && is.st_ino == os.st_ino) {
+        throw UsageError(out.what + " " + out.path + " is the same file as " + in.what + " " +
+                         in.path +
+                         ": writing it would destroy the input before it is read; "
+                         "choose another output path");
+      }
+    }
+  }
+}
 
 std::string extension_of(const std::string& path) {
   std::size_t slash = path.find_last_of('/');
@@ -64,62 +72,6 @@ std::string extension_of(const std::string& path) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
-}
-
-AtomicOutput::AtomicOutput(std::string path)
-    : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
-  if (path_.empty()) throw InvalidArgument("output path is empty");
-  // A folder in the way would only show at the final rename, after the whole computation.
-  struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error("cannot write " + path_ + ": Is a directory");
-  }
-  file_ = std::fopen(temp_.c_str(), "wb");
-  if (!file_) {
-    throw Error("cannot write " + path_ + ": " + errno_text());
-  }
-  register_live(temp_.c_str());
-}
-
-AtomicOutput::~AtomicOutput() {
-  if (!committed_) discard();
-}
-
-std::FILE* AtomicOutput::file() { return file_; }
-
-void AtomicOutput::discard() noexcept {
-  if (file_) {
-    std::fclose(file_);
-    file_ = nullptr;
-  }
-  std::remove(temp_.c_str());
-  unregister_live(temp_.c_str());
-}
-
-void AtomicOutput::commit() {
-  bool ok = true;
-  std::string why;
-  if (file_) {
-    if (std::fflush(file_) != 0 || std::ferror(file_)) {
-      ok = false;
-      why = errno_text();
-    }
-    if (std::fclose(file_) != 0 && ok) {
-      ok = false;
-      why = errno_text();
-    }
-    file_ = nullptr;
-  }
-  if (ok && std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    ok = false;
-    why = errno_text();
-  }
-  if (!ok) {
-    discard();
-    throw Error("cannot write " + path_ + ": " + why);
-  }
-  committed_ = true;
-  unregister_live(temp_.c_str());
 }
 
 }  // namespace spindle::cli

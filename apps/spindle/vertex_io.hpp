@@ -26,33 +26,51 @@ struct VertexColumn {
   bool is_vertex_id = false;
 };
 
-/// Extensions accepted by write_vertex_file.
-bool is_vertex_file_extension(const std::string& path);
+/// Formats of a per-vertex result file.
+enum class VertexFormat : std::uint8_t { Csv, Tsv, Json };
+
+/// Declares --format (of --output) in the current group.
+void add_vertex_format_flag(ArgParser& p);
+
+/// The format of the --output file named by flag `flag`: --format, else its extension (.csv,
+/// .tsv, .json); `-o -` (standard output) needs --format. Also turns the report on standard
+/// output off when the file goes there. @throws UsageError for an unknown or missing format.
+VertexFormat check_vertex_output(const ArgParser& p, const std::string& flag);
 
 /// Writes every vertex as CSV (`vertex,<col>,...`, a header line then one line per vertex in
-/// internal order; `.tsv` separates by tabs) or, for `.json`, one object: the `meta` fields
-/// (already JSON-encoded values) then one map per column from vertex id to value. Atomic (temporary
-/// + rename). The text is formatted on all OpenMP threads and written in order.
-/// @throws Error when writing fails, InvalidArgument for an unknown extension.
-void write_vertex_file(const std::string& path, const Input& in,
+/// internal order), TSV (the same with tabs) or JSON (one object: the `meta` fields, already
+/// JSON-encoded values, then one map per column from vertex id to value). Labels are escaped for
+/// each format: CSV quoting, TSV backslash escapes (\t \n \r \\), JSON escapes with bytes that
+/// are not UTF-8 written as \udcXX (Python's surrogateescape). Written through
+/// spindle::AtomicFileWriter (`-` is standard output). The text is formatted on all OpenMP
+/// threads and written in order.
+/// @throws Error when writing fails.
+void write_vertex_file(const std::string& path, VertexFormat format, const Input& in,
                        const std::vector<VertexColumn>& columns,
                        const std::vector<std::pair<std::string, std::string>>& meta);
-
-/// Checks up front that `path` has a known extension and can be created, so a long run does
-/// not fail at the very end. @throws UsageError (extension) or Error (folder not writable).
-void check_vertex_output(const ArgParser& p, const std::string& flag);
 
 /// Internal ids of the k largest scores (ties: smaller internal id first), in order.
 std::vector<std::int64_t> top_k(const std::vector<double>& score, std::int64_t k);
 
-/// Prints "rank  vertex  <score_name>" rows for `order` on stdout.
+/// The k vertices with the largest finite scores, among those with `keep(v)` (ties: smaller
+/// internal id first), in order.
+std::vector<std::int64_t> top_k_where(const std::vector<double>& score, std::int64_t k,
+                                      const std::function<bool(std::int64_t)>& keep);
+
+/// Prints "rank  vertex  <score_name>" rows for `order` on stdout (the report); labels with
+/// control characters are shown escaped.
 void print_top_table(const Input& in, const std::vector<std::int64_t>& order,
                      const std::vector<double>& score, const std::string& score_name);
 
-/// Reads a `vertex,weight` CSV (ids in the input's own convention; `#` comments, blank lines
-/// and a header line allowed; comma, tab or spaces between the fields). Unlisted vertices get 0.
-/// @throws ParseError naming file:line for unknown vertices, repeated vertices, negative or
-///         malformed weights; InvalidArgument when all weights are 0.
+/// A label as it is safe to show on a terminal: control bytes as \xNN.
+std::string printable(const std::string& label);
+
+/// Reads a `vertex,weight` CSV (ids in the input's own convention; `#` comments and blank
+/// lines allowed; comma, tab or spaces between the fields). Unlisted vertices get 0. A first
+/// line whose two fields are words, neither a vertex nor a number (`vertex,weight`), is a header:
+/// skipped with a note. Read with spindle::read_text_file (`-` is standard input).
+/// @throws ParseError naming file:line for unknown vertices, repeated vertices, negative,
+///         non-finite, overflowing or malformed weights; InvalidArgument when all weights are 0.
 std::vector<double> read_vertex_weights(const std::string& path, const Input& in);
 
 /// Shortest text that reads back as the same float / double.

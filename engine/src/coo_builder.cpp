@@ -29,6 +29,10 @@ const char* to_string(DuplicatePolicy p) {
       return "collapse";
     case DuplicatePolicy::Error:
       return "error";
+    case DuplicatePolicy::Max:
+      return "max";
+    case DuplicatePolicy::Min:
+      return "min";
   }
   return "?";
 }
@@ -273,6 +277,10 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
               sval[out] += sval[k];
             else if (dup == DuplicatePolicy::KeepLast)
               sval[out] = sval[k];
+            else if (dup == DuplicatePolicy::Max && sval[k] > sval[out])
+              sval[out] = sval[k];
+            else if (dup == DuplicatePolicy::Min && sval[k] < sval[out])
+              sval[out] = sval[k];
           }
         } else {
           ++out;
@@ -310,6 +318,7 @@ Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options) {
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(rows); ++i)
     row_ptr[i + 1] = row_ptr[i] + row_len[i];
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[rows]);
+  if (options.report) options.report->merged_duplicates = n - nnz;
   using SV = typename Graph<I, V>::stored_value_type;
   if (nnz == n) {
     // No entry was merged away: every row kept its entries where the sort put them, so the

@@ -2,6 +2,7 @@
 // Edge-list reader: parallel tokenizing in chunks, then a sequential (deterministic) label remap.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
@@ -15,6 +16,7 @@
 #include "progress.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/edge_list.hpp"
+#include "stream_checks.hpp"
 #include "text_scan.hpp"
 
 namespace spindle {
@@ -74,7 +76,8 @@ struct EdgeSpec {
   bool weighted = false;
   bool allow_nonfinite = false;
   std::int64_t first_edge_line = 0;
-  bool extra_ok = false;  // ignore_extra_columns with a weighted first line: >= 3 fields is fine
+  bool extra_ok = false;  // ignore_extra_columns: any line with >= min_fields() fields is fine
+  int min_fields() const { return weighted ? 3 : 2; }
 };
 
 struct EdgeChunk {
@@ -89,9 +92,17 @@ inline bool is_comment(char c) { return c == '#' || c == '%'; }
 
 std::string field_count_message(int got, const EdgeSpec& s) {
   if (got < 2) return "missing destination column: expected 'src dst' or 'src dst weight'";
+  if (s.extra_ok) {
+    return "line has " + std::to_string(got) + " fields, expected at least 3: the first edge " +
+           "line (line " + std::to_string(s.first_edge_line) + ") has a weight column";
+  }
   return "line has " + std::to_string(got) + " fields, expected " + std::to_string(s.columns) +
-         " like the first edge line (line " + std::to_string(s.first_edge_line) + ")";
+         " like the first edge line (line " + std::to_string(s.first_edge_line) + ")" +
+         (got > s.columns ? "; ignore_extra_columns (--ignore-extra-columns) ignores the rest"
+                          : "");
 }
+
+constexpr const char* kNulMessage = "NUL byte in the line: binary data, not an edge list";
 
 void parse_edge_chunk(const char* p, const char* e, const EdgeSpec& s, EdgeChunk& out) {
   ChunkStatus& st = out.st;
@@ -102,13 +113,17 @@ void parse_edge_chunk(const char* p, const char* e, const EdgeSpec& s, EdgeChunk
     const char* vis = eol;
     if (vis > p && vis[-1] == '\r') --vis;
     const char* q = skip_blanks(p, vis);
+    if (std::memchr(p, '\0', static_cast<std::size_t>(eol - p))) {
+      st.fail(line, kNulMessage);
+      return;
+    }
     if (q < vis && !is_comment(*q)) {
       const int n = split_fields(q, vis, f);
       if (n < 0) {
         st.fail(line, "empty field between commas: expected 'src,dst' or 'src,dst,weight'");
         return;
       }
-      if (n != s.columns && !(s.extra_ok && n >= 3)) {
+      if (n != s.columns && !(s.extra_ok && n >= s.min_fields())) {
         st.fail(line, field_count_message(n, s));
         return;
       }
@@ -174,6 +189,74 @@ I next_id(std::size_t count, const std::string& path) {
 
 namespace detail {
 namespace {
+// A token that reads as a number (an id or a weight), for header detection.
+bool is_number(std::string_view t) {
+  const char* p = t.data();
+  const char* e = p + t.size();
+  double v = 0.0;
+  return !t.empty() && parse_double(p, e, v) && p == e;
+}
+
+// Words a header row uses for its first two columns (compared case-insensitively). Single
+// letters (u v, i j) are left out: they are as likely to be vertex names.
+bool is_header_word(std::string_view t) {
+  static constexpr const char* kWords[] = {
+      "source",   "target",      "src",         "dst",       "dest",    "destination", "from",
+      "to",       "node1",       "node2",       "node_1",    "node_2",  "source_id",   "target_id",
+      "sourceid", "targetid",    "from_id",     "to_id",     "fromid",  "toid",        "id1",
+      "id2",      "head",        "tail",        "start",     "end",     "start_node",  "end_node",
+      "vertex1",  "vertex2",     "vertex_1",    "vertex_2",  "node_a",  "node_b",      "in",
+      "out",      "source_node", "target_node", "from_node", "to_node", "sender",      "receiver"};
+  for (const char* w : kWords) {
+    if (iequals(t, w)) return true;
+  }
+  return false;
+}
+
+// The first and second edge lines (after blank and comment lines), for the column count and
+// the header decision.
+struct EdgeLine {
+  std::int64_t line = 0;  // 1-based; 0: none
+  const char* begin = nullptr;
+  const char* next = nullptr;  // the start of the following line
+  int n = 0;
+  std::string_view f[kMaxFields];
+};
+
+EdgeLine next_edge_line(const char* p, const char* end, std::int64_t line,
+                        const std::string& path) {
+  EdgeLine out;
+  for (; p < end; ++line) {
+    const char* eol = find_eol(p, end);
+    const char* vis = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+    if (std::memchr(p, '\0', static_cast<std::size_t>(eol - p))) {
+      throw ParseError(path, line, kNulMessage);
+    }
+    const char* q = skip_blanks(p, vis);
+    if (q < vis && !is_comment(*q)) {
+      out.line = line;
+      out.begin = p;
+      out.next = eol < end ? eol + 1 : end;
+      out.n = split_fields(q, vis, out.f);
+      return out;
+    }
+    p = eol < end ? eol + 1 : end;
+  }
+  return out;
+}
+
+bool looks_like_header(const EdgeLine& a, const EdgeLine& b) {
+  if (a.n < 2) return false;
+  if (is_header_word(a.f[0]) && is_header_word(a.f[1])) return true;
+  if (b.line == 0 || b.n < 2) return false;
+  // Names where the data has numbers: ids...
+  if (!is_number(a.f[0]) && !is_number(a.f[1]) && is_number(b.f[0]) && is_number(b.f[1])) {
+    return true;
+  }
+  // ...or the weight column.
+  return a.n >= 3 && b.n >= 3 && !is_number(a.f[2]) && is_number(b.f[2]);
+}
+
 template <class I>
 EdgeListCoo<I> read_edge_list_coo_from(const MappedFile& f, const std::string& path,
                                        const EdgeListOptions& options) {
@@ -183,44 +266,55 @@ EdgeListCoo<I> read_edge_list_coo_from(const MappedFile& f, const std::string& p
   EdgeListCoo<I> out;
   EdgeSpec s;
   s.allow_nonfinite = options.allow_nonfinite;
-  {
-    // The first edge line fixes the column count for the whole file.
-    std::int64_t line = 1;
-    std::string_view fields[kMaxFields];
-    for (const char* p = begin; p < end; ++line) {
-      const char* eol = find_eol(p, end);
-      const char* vis = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-      const char* q = skip_blanks(p, vis);
-      if (q < vis && !is_comment(*q)) {
-        const int n = split_fields(q, vis, fields);
-        if (n < 0)
-          throw ParseError(path, line,
-                           "empty field between commas: expected 'src,dst' or 'src,dst,weight'");
-        if (n < 2) {
-          throw ParseError(path, line,
-                           "missing destination column: expected 'src dst' or 'src dst weight'");
-        }
-        if (n > 3 && !options.ignore_extra_columns) {
-          throw ParseError(
-              path, line,
-              "line has " + std::to_string(n) +
-                  " fields, expected 2 ('src dst') or 3 ('src dst weight'); extra "
-                  "columns are ignored only with ignore_extra_columns (--ignore-extra-columns)");
-        }
-        s.columns = n;
-        s.weighted = n >= 3;
-        s.extra_ok = options.ignore_extra_columns && n >= 3;
-        s.first_edge_line = line;
-        break;
-      }
-      p = eol < end ? eol + 1 : end;
+  std::int64_t first_line = 1;
+  EdgeLine first = next_edge_line(begin, end, 1, path);
+  if (first.line != 0 && options.header != EdgeListHeader::Absent) {
+    const EdgeLine second =
+        first.n >= 2 ? next_edge_line(first.next, end, first.line + 1, path) : EdgeLine{};
+    if (options.header == EdgeListHeader::Present || looks_like_header(first, second)) {
+      out.header = std::string(line_view(first.begin, find_eol(first.begin, end)));
+      out.header_line = first.line;
+      // Parsing starts after the header, line numbers going on from it.
+      begin = first.next;
+      first_line = first.line + 1;
+      first = second.line != 0 ? second : next_edge_line(begin, end, first_line, path);
     }
+  }
+  if (first.line != 0) {
+    // The first edge line fixes the column count for the whole file.
+    const int n = first.n;
+    if (n < 0) {
+      throw ParseError(path, first.line,
+                       "empty field between commas: expected 'src,dst' or 'src,dst,weight'");
+    }
+    if (n < 2) {
+      throw ParseError(path, first.line,
+                       "missing destination column: expected 'src dst' or 'src dst weight'");
+    }
+    if (n > 3 && !options.ignore_extra_columns) {
+      throw ParseError(
+          path, first.line,
+          "line has " + std::to_string(n) +
+              " fields, expected 2 ('src dst') or 3 ('src dst weight'); extra "
+              "columns are ignored only with ignore_extra_columns (--ignore-extra-columns)");
+    }
+    s.columns = n;
+    s.weighted = n >= 3;
+    s.extra_ok = options.ignore_extra_columns;
+    s.first_edge_line = first.line;
+  } else if (!options.allow_empty) {
+    throw ParseError(path, 0,
+                     std::string(f.size() == 0 ? "empty input"
+                                               : "no edges (only comments and "
+                                                 "blank lines)") +
+                         ": expected 'src dst [weight]' lines; an empty graph is read only "
+                         "with allow_empty (--allow-empty)");
   }
   const int threads = resolve_threads(options.threads);
   const auto cuts = plan_chunks(begin, end, threads);
   Progress progress(file_label(path), static_cast<std::uint64_t>(end - begin), options.progress);
   std::vector<EdgeChunk> chunks;
-  run_chunks(begin, cuts, threads, progress, path, 1, chunks,
+  run_chunks(begin, cuts, threads, progress, path, first_line, chunks,
              [&](const char* b, const char* e, EdgeChunk& c) { parse_edge_chunk(b, e, s, c); });
 
   std::size_t edges = 0;
@@ -292,10 +386,42 @@ EdgeListCoo<I> read_edge_list_coo_from(const MappedFile& f, const std::string& p
 }  // namespace
 }  // namespace detail
 
+namespace detail {
+
+void check_edge_list_prefix(const char* data, std::size_t size, bool eof, const std::string& path) {
+  const char* end = data + size;
+  if (!eof) {
+    const char* last_nl = static_cast<const char*>(::memrchr(data, '\n', size));
+    if (!last_nl) {
+      throw ParseError(path, 1,
+                       "no line break in the first " + std::to_string(size) +
+                           " bytes: expected 'src dst [weight]' lines");
+    }
+    end = last_nl + 1;
+  }
+  if (end - data >= 3 && std::string_view(data, 3) == "\xEF\xBB\xBF") data += 3;
+  const EdgeLine first = next_edge_line(data, end, 1, path);
+  if (first.line == 0) return;  // only comments so far (the reader decides about empty input)
+  if (first.n < 0) {
+    throw ParseError(path, first.line,
+                     "empty field between commas: expected 'src,dst' or 'src,dst,weight'");
+  }
+  if (first.n < 2) {
+    throw ParseError(path, first.line,
+                     "missing destination column: expected 'src dst' or 'src dst weight'");
+  }
+}
+
+}  // namespace detail
+
 template <class I>
 EdgeListCoo<I> read_edge_list_coo(const std::string& path, const EdgeListOptions& options) {
-  detail::MappedFile f(path);
-  return detail::with_compression_hint(
+  detail::MappedFile f(path, detail::Content::Text,
+                       [&path](const char* d, std::size_t n, bool eof) -> std::uint64_t {
+                         detail::check_edge_list_prefix(d, n, eof, path);
+                         return 0;
+                       });
+  return detail::with_input_checks(
       f, path, [&] { return detail::read_edge_list_coo_from<I>(f, path, options); });
 }
 
@@ -306,6 +432,8 @@ EdgeListResult<I, V> read_edge_list(const std::string& path, const EdgeListOptio
   out.labels = std::move(raw.labels);
   out.labels_are_integers = raw.labels_are_integers;
   out.weighted = raw.weighted;
+  out.header = std::move(raw.header);
+  out.header_line = raw.header_line;
   if constexpr (is_pattern_v<V>) std::vector<double>().swap(raw.coo.val);
   BuildOptions build = options.build;
   build.symmetrize = build.symmetrize || options.undirected;

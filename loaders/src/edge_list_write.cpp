@@ -32,16 +32,18 @@ void write_edge_list(const std::string& path, const Graph<I, V>& graph,
     const std::string& l = labels[v];
     bool bad = l.empty() || l[0] == '#' || l[0] == '%' ||
                l.find_first_of(",\n\r") != std::string::npos ||
-               l.rfind("\xEF\xBB\xBF", 0) == 0;  // a UTF-8 BOM: the reader skips it at file start
+               l.find('\0') != std::string::npos ||  // the reader refuses binary data
+               l.rfind("\xEF\xBB\xBF", 0) == 0 ||    // a UTF-8 BOM: skipped at file start
+               l.rfind("\x1f\x8b", 0) == 0;          // gzip's magic: read as compressed data
     if (sep != ',') bad = bad || l.find_first_of(" \t") != std::string::npos;
     if (sep == ',' && !bad)
       bad = l.front() == ' ' || l.front() == '\t' || l.back() == ' ' || l.back() == '\t';
     if (bad) {
       throw InvalidArgument(
           "write_edge_list: label " + std::to_string(v) + " ('" + l +
-          "') cannot be written: labels must be non-empty, hold no comma or "
-          "line break, not start with '#', '%' or a UTF-8 BOM, and hold blanks only "
-          "inside when the separator is ','");
+          "') cannot be written: labels must be non-empty, hold no comma, "
+          "line break or NUL, not start with '#', '%', a UTF-8 BOM or gzip's magic bytes, and "
+          "hold blanks only inside when the separator is ','");
     }
   }
   const bool weights = options.weights && !is_pattern_v<V>;

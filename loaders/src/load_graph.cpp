@@ -2,15 +2,23 @@
 // Format-agnostic load / save used by the CLI.
 #include "spindle/loaders/load_graph.hpp"
 
+#include "spindle/loaders/text_file.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
+#if SPINDLE_HAS_ZLIB
+#include <zlib.h>
+#endif
+
 #include "mapped_file.hpp"
+#include "stream_checks.hpp"
 #include "text_scan.hpp"
 
 namespace spindle {
@@ -27,16 +35,54 @@ bool ends_with_ci(const std::string& s, const char* suffix) {
 }
 }  // namespace
 
+namespace {
+// The start of a graph stream of either format: a banner starts a Matrix Market file, anything
+// else is an edge list (or a headerless .mtx file, whose size line has three fields).
+std::uint64_t check_graph_prefix(const char* data, std::size_t size, bool eof,
+                                 const std::string& path) {
+  std::string_view head(data, std::min<std::size_t>(size, 20));
+  if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
+    detail::check_mm_prefix(data, size, eof, path, false);
+  } else {
+    detail::check_edge_list_prefix(data, size, eof, path);
+  }
+  return 0;
+}
+}  // namespace
+
+namespace {
+// A regular file that starts with gzip's magic (and can be inflated here).
+bool is_gzip_file(const std::string& path) {
+#if SPINDLE_HAS_ZLIB
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char magic[2] = {0, 0};
+  const bool gz = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  ::close(fd);
+  return gz;
+#else
+  (void)path;
+  return false;
+#endif
+}
+}  // namespace
+
 InputStreamCapture::InputStreamCapture(const std::string& path) : path_(path) {
   struct stat st {};
-  // stat, not open: opening a FIFO blocks until a writer comes, and regular files need nothing.
-  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;
+  // stat, not open: opening a FIFO blocks until a writer comes. Regular files need nothing,
+  // unless they are gzip data: inflated once here, not once per reader.
+  if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return;
+  if (S_ISREG(st.st_mode) && !is_gzip_file(path)) return;
   if (detail::captured_stream(path)) return;  // an outer capture holds it already
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;  // the reader reports it
   std::vector<char> bytes;
   try {
-    bytes = detail::read_all(fd, path);
+    bytes = detail::read_stream(fd, path, detail::Content::Text,
+                                [&](const char* d, std::size_t n, bool eof) {
+                                  return check_graph_prefix(d, n, eof, path);
+                                });
   } catch (...) {
     ::close(fd);
     throw;
@@ -53,7 +99,10 @@ InputStreamCapture::~InputStreamCapture() {
 }
 
 GraphFileFormat guess_graph_format(const std::string& path) {
-  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm")) return GraphFileFormat::MatrixMarket;
+  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm") || ends_with_ci(path, ".mtx.gz") ||
+      ends_with_ci(path, ".mm.gz")) {
+    return GraphFileFormat::MatrixMarket;
+  }
   char buf[17] = {};
   std::size_t got = 0;
   if (auto held = detail::captured_stream(path)) {
@@ -62,6 +111,18 @@ GraphFileFormat guess_graph_format(const std::string& path) {
   } else if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
     got = std::fread(buf, 1, 17, f);
     std::fclose(f);
+#if SPINDLE_HAS_ZLIB
+    if (got >= 2 && static_cast<unsigned char>(buf[0]) == 0x1f &&
+        static_cast<unsigned char>(buf[1]) == 0x8b) {
+      // A gzip file: the banner is inside (g.mtx.gz, or any name).
+      got = 0;
+      if (gzFile g = gzopen(path.c_str(), "rb")) {
+        const int n = gzread(g, buf, sizeof(buf));
+        got = n > 0 ? static_cast<std::size_t>(n) : 0;
+        gzclose(g);
+      }
+    }
+#endif
   }
   std::string_view head(buf, got);
   if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
@@ -69,6 +130,18 @@ GraphFileFormat guess_graph_format(const std::string& path) {
     return GraphFileFormat::MatrixMarket;
   }
   return GraphFileFormat::EdgeList;
+}
+
+std::string read_text_file(const std::string& path) {
+  detail::MappedFile f(path, detail::Content::Text);
+  return detail::with_input_checks(f, path, [&] {
+    if (const void* nul = std::memchr(f.data(), '\0', f.size())) {
+      const auto at = static_cast<std::size_t>(static_cast<const char*>(nul) - f.data());
+      const auto line = 1 + std::count(f.data(), f.data() + at, '\n');
+      throw ParseError(path, line, "NUL byte: binary data, expected a text file");
+    }
+    return std::string(f.data(), f.size());
+  });
 }
 
 template <class I, class V>

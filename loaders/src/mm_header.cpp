@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Matrix Market banner and size line: the only part of the format read sequentially.
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "mm_common.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "stream_checks.hpp"
 #include "text_scan.hpp"
 
 namespace spindle {
@@ -277,11 +279,57 @@ MatrixMarketHeader parse_mm_header(const char* data, std::size_t size, const std
   return h;
 }
 
+void check_mm_prefix(const char* data, std::size_t size, bool eof, const std::string& path,
+                     bool headerless) {
+  if (eof) {
+    (void)parse_mm_header(data, size, path, headerless);
+    return;
+  }
+  // Only complete lines: the last one may continue beyond the bytes seen.
+  const char* last_nl = static_cast<const char*>(::memrchr(data, '\n', size));
+  if (!last_nl) {
+    throw ParseError(path, 1,
+                     "no line break in the first " + std::to_string(size) +
+                         " bytes: expected the banner " + kBannerForm + " on a line of its own");
+  }
+  const char* end = last_nl + 1;
+  // Is the size line among them? (the first line that is not blank or a comment, after the
+  // banner)
+  const char* p = data;
+  if (end - p >= 2 && p[0] == '%' && p[1] == '%') p = find_eol(p, end) + 1;
+  bool size_line = false;
+  while (p < end && !size_line) {
+    const char* eol = find_eol(p, end);
+    const std::string_view text = line_view(p, eol);
+    const std::size_t first = text.find_first_not_of(" \t");
+    size_line = first != std::string_view::npos && text[first] != '%';
+    p = eol + 1;
+  }
+  if (size_line) {
+    (void)parse_mm_header(data, static_cast<std::size_t>(end - data), path, headerless);
+    return;
+  }
+  // Comments go on: the banner at least must be right.
+  const char* b = data;
+  if (size >= 3 && std::string_view(b, 3) == "\xEF\xBB\xBF") b += 3;
+  const std::string_view first = line_view(b, find_eol(b, end));
+  if (first.size() >= 2 && first[0] == '%' && first[1] == '%') {
+    MatrixMarketHeader h;
+    parse_banner(first, path, h);
+  } else if (!headerless) {
+    (void)parse_mm_header(data, static_cast<std::size_t>(end - data), path, headerless);
+  }
+}
+
 }  // namespace detail
 
 MatrixMarketHeader read_matrix_market_header(const std::string& path, bool headerless) {
-  detail::MappedFile file(path);
-  return detail::with_compression_hint(file, path, [&] {
+  detail::MappedFile file(path, detail::Content::Text,
+                          [&](const char* d, std::size_t n, bool eof) -> std::uint64_t {
+                            detail::check_mm_prefix(d, n, eof, path, headerless);
+                            return 0;
+                          });
+  return detail::with_input_checks(file, path, [&] {
     return detail::parse_mm_header(file.data(), file.size(), path, headerless);
   });
 }

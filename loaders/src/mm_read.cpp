@@ -15,11 +15,29 @@
 #include "progress.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "stream_checks.hpp"
 #include "text_scan.hpp"
 
 namespace spindle {
+namespace {
+// The dimension budget: at least this many rows and columns, else 8 per byte of the file (a
+// line of the file names at most 2 vertices in at least 4 bytes), and no more than the memory
+// available allows at kDimensionBytes per row (CSR offsets, and the few vertex-sized vectors of
+// an algorithm).
+constexpr std::uint64_t kMinDimensionBudget = std::uint64_t{1} << 20;
+constexpr std::uint64_t kDimensionBytes = 64;
+}  // namespace
+
 namespace detail {
 namespace {
+
+StreamCheck mm_stream_check(const std::string& path, const MatrixMarketOptions& options) {
+  return [&path, headerless = options.headerless](const char* d, std::size_t n,
+                                                  bool eof) -> std::uint64_t {
+    check_mm_prefix(d, n, eof, path, headerless);
+    return 0;
+  };
+}
 
 std::string file_label(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -408,33 +426,73 @@ MatrixMarketCoo<I> read_coo(const MappedFile& f, const std::string& path,
 template <class I>
 MatrixMarketCoo<I> read_matrix_market_coo(const std::string& path,
                                           const MatrixMarketOptions& options) {
-  detail::MappedFile f(path);
-  return detail::with_compression_hint(f, path,
-                                       [&] { return detail::read_coo<I>(f, path, options, true); });
+  detail::MappedFile f(path, detail::Content::Text, detail::mm_stream_check(path, options));
+  return detail::with_input_checks(f, path,
+                                   [&] { return detail::read_coo<I>(f, path, options, true); });
+}
+
+std::int64_t matrix_market_dimension_budget(std::uint64_t file_bytes) {
+  const std::uint64_t by_file =
+      std::max<std::uint64_t>(kMinDimensionBudget, detail::saturating_mul_add(file_bytes, 8, 0));
+  const std::uint64_t avail = detail::available_memory_bytes();
+  const std::uint64_t by_memory = avail ? avail / kDimensionBytes : by_file;
+  return static_cast<std::int64_t>(
+      std::min<std::uint64_t>(std::min(by_file, by_memory), static_cast<std::uint64_t>(INT64_MAX)));
 }
 
 template <class I, class V>
 Graph<I, V> read_matrix_market(const std::string& path, const MatrixMarketOptions& options) {
   Coo<I> coo;
+  std::int64_t size_line = 0, file_bytes = 0;
   {
-    detail::MappedFile f(path);
-    coo = detail::with_compression_hint(f, path, [&] {
-      return std::move(detail::read_coo<I>(f, path, options, !is_pattern_v<V>).coo);
+    detail::MappedFile f(path, detail::Content::Text, detail::mm_stream_check(path, options));
+    coo = detail::with_input_checks(f, path, [&] {
+      auto raw = detail::read_coo<I>(f, path, options, !is_pattern_v<V>);
+      size_line = raw.header.size_line;
+      return std::move(raw.coo);
     });
+    file_bytes = static_cast<std::int64_t>(f.size());
   }
   BuildOptions build = options.build;
   build.allow_nonfinite = true;  // already checked per line while parsing
   const std::int64_t n = coo.size();
+  if (!options.trust_dimensions) {
+    // A size line is a few bytes; the arrays of one entry per row (CSR offsets, and every
+    // vertex-sized vector an algorithm makes) are not. Dimensions far beyond what the file's
+    // entries could touch are refused unless the caller vouches for them.
+    const std::int64_t budget =
+        matrix_market_dimension_budget(static_cast<std::uint64_t>(file_bytes));
+    const std::int64_t biggest = std::max<std::int64_t>(coo.rows, coo.cols);
+    if (biggest > budget) {
+      char need[64];
+      std::snprintf(need, sizeof need, "%.3g GB",
+                    static_cast<double>(detail::saturating_mul_add(
+                        static_cast<std::uint64_t>(biggest), kDimensionBytes, 0)) /
+                        1e9);
+      throw ParseError(path, size_line,
+                       "declares a " + std::to_string(coo.rows) + " x " + std::to_string(coo.cols) +
+                           " matrix with " + std::to_string(n) + " stored entries in " +
+                           std::to_string(file_bytes) +
+                           " bytes: its vertex arrays would take about " + need + ", beyond the " +
+                           std::to_string(budget) +
+                           " rows and columns read from a file of this size on this machine; "
+                           "if the dimensions are right, read it with trust_dimensions "
+                           "(--trust-dimensions)");
+    }
+  }
   {
     // CSR needs O(rows) memory however few entries there are: a legal but huge row count
     // (2^31 rows, 3 entries) must fail with numbers, not with the OOM killer. Counted: the
     // builder's per-row offsets and counters, and per entry the COO input, the sorted copy and
-    // the output.
+    // the output. Saturating: a row count near 2^63 must not wrap to a small number.
     const auto rows = static_cast<std::uint64_t>(coo.rows) + 1;
     const std::uint64_t per_row = 2 * sizeof(std::int64_t) + 3 * sizeof(I);
     const std::uint64_t per_entry = 4 * sizeof(I) + 2 * sizeof(double) + sizeof(double);
-    detail::check_memory(path, rows * per_row + static_cast<std::uint64_t>(n) * per_entry,
-                         "building the graph");
+    detail::check_memory(
+        path,
+        detail::saturating_mul_add(
+            rows, per_row, detail::saturating_mul_add(static_cast<std::uint64_t>(n), per_entry, 0)),
+        "building the graph");
   }
   try {
     return build_graph<I, V>(std::move(coo), build);
@@ -450,8 +508,8 @@ template <class T>
 DenseMatrix<T> read_matrix_market_dense(const std::string& path,
                                         const MatrixMarketOptions& options) {
   using namespace detail;
-  MappedFile f(path);
-  const MatrixMarketHeader h = with_compression_hint(
+  MappedFile f(path, Content::Text, mm_stream_check(path, options));
+  const MatrixMarketHeader h = with_input_checks(
       f, path, [&] { return parse_mm_header(f.data(), f.size(), path, options.headerless); });
   refuse_unsupported(h, path);
   if (h.format != MmFormat::Array) {
@@ -476,11 +534,13 @@ DenseMatrix<T> read_matrix_market_dense(const std::string& path,
   const int threads = resolve_threads(options.threads);
   const auto cuts = plan_chunks(begin, end, threads);
   Progress progress(file_label(path), avail, options.progress);
-  std::vector<DenseChunk> chunks;
-  run_chunks(begin, cuts, threads, progress, path, h.size_line + 1, chunks,
-             [&](const char* b, const char* e, DenseChunk& c) { parse_dense_chunk(b, e, s, c); });
-  check_count(chunks, h, f, path, "values");
-  const std::vector<double> v = concat_chunks(chunks, &DenseChunk::val, threads, path);
+  const std::vector<double> v = with_input_checks(f, path, [&] {
+    std::vector<DenseChunk> chunks;
+    run_chunks(begin, cuts, threads, progress, path, h.size_line + 1, chunks,
+               [&](const char* b, const char* e, DenseChunk& c) { parse_dense_chunk(b, e, s, c); });
+    check_count(chunks, h, f, path, "values");
+    return concat_chunks(chunks, &DenseChunk::val, threads, path);
+  });
   DenseMatrix<T> m(h.rows, h.cols);
   const std::int64_t rows = h.rows, cols = h.cols;
   if (h.symmetry == MmSymmetry::General) {

@@ -53,6 +53,15 @@ bool is_symmetric(const Graph<I, V>& g) {
 template <class I, class V>
 void write_matrix_market(const std::string& path, const Graph<I, V>& graph,
                          const MatrixMarketWriteOptions& options) {
+  AtomicFileWriter file(path);
+  write_matrix_market(file, graph, options);
+  file.commit();
+}
+
+template <class I, class V>
+void write_matrix_market(AtomicFileWriter& file, const Graph<I, V>& graph,
+                         const MatrixMarketWriteOptions& options) {
+  const std::string& path = file.path();
   const bool lower = options.symmetry == MmSymmetry::Symmetric;
   if (options.symmetry != MmSymmetry::General && !lower) {
     throw InvalidArgument(std::string("write_matrix_market: symmetry '") +
@@ -76,7 +85,6 @@ void write_matrix_market(const std::string& path, const Graph<I, V>& graph,
       for (I k = rp[i]; k < rp[i + 1]; ++k) written += ci[k] <= i ? 1 : 0;
     }
   }
-  AtomicFileWriter file(path);
   std::string head = banner("coordinate", is_pattern_v<V> ? "pattern" : "real", options.symmetry,
                             options.comments);
   head += std::to_string(graph.rows()) + " " + std::to_string(graph.cols()) + " " +
@@ -101,7 +109,6 @@ void write_matrix_market(const std::string& path, const Graph<I, V>& graph,
                            }
                          }
                        });
-  file.commit();
 }
 
 template <class T>
@@ -137,6 +144,8 @@ void write_matrix_market_dense(const std::string& path, const DenseMatrix<T>& ma
 
 #define SPINDLE_INSTANTIATE_MM_WRITE(I, V)                                        \
   template void write_matrix_market<I, V>(const std::string&, const Graph<I, V>&, \
+                                          const MatrixMarketWriteOptions&);       \
+  template void write_matrix_market<I, V>(AtomicFileWriter&, const Graph<I, V>&,  \
                                           const MatrixMarketWriteOptions&);
 SPINDLE_INSTANTIATE_MM_WRITE(std::int32_t, float)
 SPINDLE_INSTANTIATE_MM_WRITE(std::int32_t, double)

@@ -13,6 +13,7 @@
 #include "mapped_file.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/atomic_file.hpp"
+#include "stream_checks.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy reader assumes a little-endian host"
@@ -150,10 +151,19 @@ class DictParser {
   std::size_t i_ = 0;
 };
 
-NpyHeader parse_header(const char* data, std::size_t size, const std::string& path) {
-  if (size < kMagicLen + 4 || std::memcmp(data, kMagic, kMagicLen) != 0) {
+// An array without elements is a few header bytes whatever its other dimensions say; those
+// dimensions still size what is made from it (a 0 x d feature matrix makes d-wide weights), so
+// their product is held to this many elements.
+constexpr std::uint64_t kMaxEmptyArrayCells = std::uint64_t{1} << 20;
+
+// The header's fields, validated, without comparing the data size to the file (a stream's
+// prefix); sets *data_bytes to the bytes the shape needs.
+NpyHeader parse_header_fields(const char* data, std::size_t size, const std::string& path,
+                              std::uint64_t* data_bytes) {
+  if (size < kMagicLen || std::memcmp(data, kMagic, kMagicLen) != 0) {
     throw ParseError(path, 0, "not a .npy file (missing the \\x93NUMPY magic)");
   }
+  if (size < kMagicLen + 4) throw ParseError(path, 0, "truncated .npy header");
   NpyHeader h;
   h.major_version = static_cast<unsigned char>(data[6]);
   h.minor_version = static_cast<unsigned char>(data[7]);
@@ -186,10 +196,31 @@ NpyHeader parse_header(const char* data, std::size_t size, const std::string& pa
     throw ParseError(
         path, 0, "array has " + std::to_string(h.shape.size()) + " dimensions, expected 1 or 2");
   }
-  std::uint64_t elems = 1;
+  std::uint64_t elems = 1, nonzero = 1;
   for (const std::int64_t d : h.shape) {
     elems = checked_mul(elems, static_cast<std::uint64_t>(d), ".npy element count");
+    if (d != 0) nonzero = checked_mul(nonzero, static_cast<std::uint64_t>(d), ".npy shape");
   }
+  if (elems == 0 && nonzero > kMaxEmptyArrayCells) {
+    std::string shape;
+    for (const std::int64_t d : h.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+    throw ParseError(
+        path, 0,
+        "shape (" + shape + ") holds no element, but its other dimensions multiply to " +
+            std::to_string(nonzero) + ", more than the " + std::to_string(kMaxEmptyArrayCells) +
+            " accepted for an empty array (they would size what is made from it)");
+  }
+  *data_bytes = elems * static_cast<std::uint64_t>(h.word_size);
+  if (elems > UINT64_MAX / static_cast<std::uint64_t>(h.word_size)) {
+    throw ParseError(path, 0, "absurd shape: the data size overflows 64 bits");
+  }
+  return h;
+}
+
+NpyHeader parse_header(const char* data, std::size_t size, const std::string& path) {
+  std::uint64_t need = 0;
+  NpyHeader h = parse_header_fields(data, size, path, &need);
+  const std::uint64_t elems = need / static_cast<std::uint64_t>(h.word_size);
   const std::uint64_t avail = size - static_cast<std::size_t>(h.data_offset);
   if (elems > avail / static_cast<std::uint64_t>(h.word_size) ||
       elems * static_cast<std::uint64_t>(h.word_size) != avail) {
@@ -209,6 +240,14 @@ NpyHeader parse_header_checked(const char* data, std::size_t size, const std::st
   } catch (const InvalidArgument& e) {  // checked_mul overflow
     throw ParseError(path, 0, std::string("absurd shape: ") + e.what());
   }
+}
+
+// A stream's .npy: refused at its first bytes unless they are a valid header, and held to the
+// exact size that header declares.
+detail::StreamCheck npy_stream_check(const std::string& path) {
+  return [&path](const char* d, std::size_t n, bool eof) {
+    return detail::check_npy_prefix(d, n, eof, path);
+  };
 }
 
 template <class T>
@@ -273,33 +312,50 @@ void write_array(const std::string& path, const std::vector<std::int64_t>& shape
 
 }  // namespace
 
+namespace detail {
+std::uint64_t check_npy_prefix(const char* data, std::size_t size, bool eof,
+                               const std::string& path) {
+  (void)eof;
+  std::uint64_t need = 0;
+  NpyHeader h;
+  try {
+    h = parse_header_fields(data, size, path, &need);
+  } catch (const InvalidArgument& e) {
+    throw ParseError(path, 0, std::string("absurd shape: ") + e.what());
+  }
+  return static_cast<std::uint64_t>(h.data_offset) + need;
+}
+}  // namespace detail
+
 NpyHeader read_npy_header(const std::string& path) {
-  detail::MappedFile f(path);
-  return detail::with_compression_hint(
-      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
+  detail::MappedFile f(path, detail::Content::Binary, npy_stream_check(path));
+  return detail::with_input_checks(f, path,
+                                   [&] { return parse_header_checked(f.data(), f.size(), path); });
 }
 
 template <class T>
 DenseMatrix<T> read_npy(const std::string& path) {
-  detail::MappedFile f(path);
-  const NpyHeader h = detail::with_compression_hint(
-      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
-  const std::int64_t rows = h.shape[0];
-  const std::int64_t cols = h.shape.size() == 2 ? h.shape[1] : 1;
-  return DenseMatrix<T>(rows, cols, read_values<T>(f, h));
+  detail::MappedFile f(path, detail::Content::Binary, npy_stream_check(path));
+  return detail::with_input_checks(f, path, [&] {
+    const NpyHeader h = parse_header_checked(f.data(), f.size(), path);
+    const std::int64_t rows = h.shape[0];
+    const std::int64_t cols = h.shape.size() == 2 ? h.shape[1] : 1;
+    return DenseMatrix<T>(rows, cols, read_values<T>(f, h));
+  });
 }
 
 template <class T>
 Vector<T> read_npy_vector(const std::string& path) {
-  detail::MappedFile f(path);
-  const NpyHeader h = detail::with_compression_hint(
-      f, path, [&] { return parse_header_checked(f.data(), f.size(), path); });
-  if (h.shape.size() == 2 && h.shape[0] != 1 && h.shape[1] != 1) {
-    throw DimensionMismatch(path + ": a " + std::to_string(h.shape[0]) + " x " +
-                            std::to_string(h.shape[1]) +
-                            " array is not a vector (expected 1-D, n x 1 or 1 x n)");
-  }
-  return Vector<T>(read_values<T>(f, h));
+  detail::MappedFile f(path, detail::Content::Binary, npy_stream_check(path));
+  return detail::with_input_checks(f, path, [&] {
+    const NpyHeader h = parse_header_checked(f.data(), f.size(), path);
+    if (h.shape.size() == 2 && h.shape[0] != 1 && h.shape[1] != 1) {
+      throw DimensionMismatch(path + ": a " + std::to_string(h.shape[0]) + " x " +
+                              std::to_string(h.shape[1]) +
+                              " array is not a vector (expected 1-D, n x 1 or 1 x n)");
+    }
+    return Vector<T>(read_values<T>(f, h));
+  });
 }
 
 template <class T>

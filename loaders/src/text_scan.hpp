@@ -161,13 +161,17 @@ inline bool parse_double(const char*& p, const char* end, double& out) {
   auto r = std::from_chars(q, end, out, std::chars_format::general);
   if (r.ec == std::errc::result_out_of_range) {
     // from_chars refuses values outside the double range; strtod gives what a reader expects
-    // (inf or a denormal / zero). The token is short: copy it to get a terminator.
-    char buf[128];
+    // (inf or a denormal / zero). Copied to get a terminator; a long token ("1" and 400 zeros)
+    // is as much an overflow as 1e400.
     const std::size_t len = static_cast<std::size_t>(r.ptr - q);
-    if (len >= sizeof(buf)) return false;
-    std::memcpy(buf, q, len);
-    buf[len] = '\0';
-    out = std::strtod(buf, nullptr);
+    char buf[128];
+    if (len < sizeof(buf)) {
+      std::memcpy(buf, q, len);
+      buf[len] = '\0';
+      out = std::strtod(buf, nullptr);
+    } else {
+      out = std::strtod(std::string(q, len).c_str(), nullptr);
+    }
   } else if (r.ec != std::errc()) {
     return false;
   }

@@ -37,7 +37,9 @@ TEST(Degenerate, ZeroVerticesThroughEveryAlgorithm) {
     const auto r = power_iteration<float>(g, o);
     EXPECT_EQ(r.vector.size(), 0);
     EXPECT_EQ(r.eigenvalue, 0.0);
-    EXPECT_TRUE(r.converged);
+    // No vertex, no eigenvector: not "converged, eigenvalue 0".
+    EXPECT_FALSE(r.converged);
+    EXPECT_TRUE(r.vanished);
   }
   const auto model = glorot_model<double>(3, {2}, 1);
   const auto h = gcn_inference(g, DenseMatrix<double>(0, 3), model);

@@ -19,7 +19,12 @@
 
 namespace spindle::test {
 
-inline std::string spindle_binary() { return std::string(SPINDLE_BINARY_DIR) + "/bin/spindle"; }
+/// The CLI under test: the build's, or SPINDLE_TEST_BINARY (to run the tests against another
+/// build, e.g. an older one, to see which of them fail there).
+inline std::string spindle_binary() {
+  if (const char* other = std::getenv("SPINDLE_TEST_BINARY")) return other;
+  return std::string(SPINDLE_BINARY_DIR) + "/bin/spindle";
+}
 inline std::string data_dir() { return SPINDLE_DATA_DIR; }
 inline bool have_data() { return std::filesystem::is_directory(data_dir() + "/graphs"); }
 inline std::string graph_path(const std::string& name) { return data_dir() + "/graphs/" + name; }

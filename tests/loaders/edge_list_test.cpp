@@ -189,9 +189,15 @@ TEST_F(EdgeListText, ErrorsNameTheLine) {
             2);
 }
 
-TEST_F(EdgeListText, EmptyAndCommentOnlyFilesGiveEmptyGraph) {
-  EXPECT_EQ((read_edge_list<std::int32_t, double>(put("")).graph.rows()), 0);
-  EXPECT_EQ((read_edge_list<std::int32_t, double>(put("# only\n% comments\n\n")).graph.rows()), 0);
+TEST_F(EdgeListText, EmptyAndCommentOnlyFilesAreRefusedUnlessAllowed) {
+  // An empty edge list is more often a failed producer than an empty graph: refused by default.
+  EXPECT_THROW((read_edge_list<std::int32_t, double>(put(""))), ParseError);
+  EXPECT_THROW((read_edge_list<std::int32_t, double>(put("# only\n% comments\n\n"))), ParseError);
+  EdgeListOptions o;
+  o.allow_empty = true;
+  EXPECT_EQ((read_edge_list<std::int32_t, double>(put(""), o).graph.rows()), 0);
+  EXPECT_EQ((read_edge_list<std::int32_t, double>(put("# only\n% comments\n\n"), o).graph.rows()),
+            0);
 }
 
 TEST_F(EdgeListText, WriterRoundTripsLabelsAndWeights) {

@@ -196,13 +196,18 @@ TEST_F(MmRobust, DimensionsBeyondInt32AreRefusedForInt32) {
   const std::string p = put("%%MatrixMarket matrix coordinate pattern general\n3000000000 2 0\n");
   EXPECT_THROW((read_matrix_market<std::int32_t, Pattern>(p)), InvalidArgument);
   EXPECT_EQ(read_matrix_market_coo<std::int64_t>(p).coo.rows, 3000000000LL);
-  // Legal, but CSR offsets for 9e12 rows cannot fit any machine: OutOfMemory with numbers,
-  // checked before allocating.
+  // Legal, but 9e12 rows in a few bytes: refused by the dimension budget (ParseError naming the
+  // size line and the option); trusted, CSR offsets for 9e12 rows cannot fit any machine:
+  // OutOfMemory with numbers. Both before allocating.
   const std::string q =
       put("%%MatrixMarket matrix coordinate pattern general\n9000000000000 2 1\n1 1\n");
   spindle_test::AllocationProbe probe;
+  expect_parse_error([&] { (void)read_matrix_market<std::int64_t, Pattern>(q); }, 2,
+                     "trust_dimensions");
+  MatrixMarketOptions trust;
+  trust.trust_dimensions = true;
   try {
-    (void)read_matrix_market<std::int64_t, Pattern>(q);
+    (void)read_matrix_market<std::int64_t, Pattern>(q, trust);
     ADD_FAILURE() << "9e12 rows accepted";
   } catch (const OutOfMemory& e) {
     EXPECT_NE(std::string(e.what()).find("GB"), std::string::npos) << e.what();

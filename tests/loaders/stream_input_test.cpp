@@ -99,8 +99,13 @@ TEST(StreamInput, CompressedFilesAreRefusedSayingWhatToDo) {
     FAIL() << "gzip data was parsed";
   } catch (const spindle::ParseError& e) {
     const std::string what = e.what();
+#if SPINDLE_TEST_HAS_ZLIB
+    // gzip is decompressed: a gzip header followed by garbage is corrupt gzip data.
+    EXPECT_NE(what.find("gzip data"), std::string::npos) << what;
+#else
     EXPECT_NE(what.find("gzip-compressed"), std::string::npos) << what;
     EXPECT_NE(what.find("zcat " + gz), std::string::npos) << what;
+#endif
   }
   const std::string xz = dir.file("g.el");
   write_text(xz, std::string("\xfd"

@@ -205,8 +205,11 @@ TEST(FuzzInputs, EmptyFileIsRefusedByEveryReaderWithoutUndefinedBehavior) {
   EXPECT_THROW((void)read_matrix_market_header(p), ParseError);
   EXPECT_THROW((void)(read_matrix_market<std::int32_t, double>(p)), ParseError);
   EXPECT_THROW((void)read_npy<double>(p), ParseError);
-  // An empty edge list is a valid graph with no vertices.
-  const auto g = read_edge_list<std::int32_t, float>(p);
+  // An empty edge list is refused too, unless empty graphs are asked for.
+  EXPECT_THROW((void)(read_edge_list<std::int32_t, float>(p)), ParseError);
+  EdgeListOptions allow;
+  allow.allow_empty = true;
+  const auto g = read_edge_list<std::int32_t, float>(p, allow);
   EXPECT_EQ(g.graph.rows(), 0);
 }
 

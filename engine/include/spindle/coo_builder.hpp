@@ -30,6 +30,16 @@ enum class DuplicatePolicy : std::uint8_t {
   KeepLast,   ///< keep the value that came last in the input
   Collapse,   ///< keep one entry (for pattern graphs; for weighted ones the same as KeepFirst)
   Error,      ///< throw InvalidArgument naming the entry
+  Max,        ///< keep the largest value
+  Min,        ///< keep the smallest value
+};
+
+/// What build_graph() did that a caller may want to tell its user.
+struct BuildReport {
+  /// Entries merged into another with the same (i, j) by the duplicate policy, counted after
+  /// symmetrizing (an edge given in both directions of a symmetrized input merges twice: once
+  /// in each row).
+  std::int64_t merged_duplicates = 0;
 };
 
 enum class SelfLoopPolicy : std::uint8_t { Keep, Drop };
@@ -43,6 +53,8 @@ struct BuildOptions {
   /// Keep NaN / Inf values; when false they are refused (InvalidArgument naming the entry). The
   /// file readers check values per line themselves (their own allow_nonfinite, false by default).
   bool allow_nonfinite = true;
+  /// Filled when not null (see BuildReport).
+  BuildReport* report = nullptr;
 };
 
 const char* to_string(DuplicatePolicy p);
@@ -50,7 +62,9 @@ const char* to_string(DuplicatePolicy p);
 /// Builds CSR from coordinates: validates every index against the shape (IndexOutOfBounds
 /// naming the entry), applies the self-loop policy, symmetrizes, sorts each row by column
 /// (stable, so "first" means first in the input) and resolves duplicates. O(nnz) memory beyond
-/// the output; OpenMP-parallel; the result does not depend on the thread count.
+/// the output; OpenMP-parallel; the result does not depend on the thread count. Mirrors are
+/// added right after their entry, so every policy resolves (i, j) and (j, i) alike: the result of
+/// a symmetrized build is symmetric whatever the policy.
 /// Values are converted to V (ignored for Pattern). Consumes `coo`.
 template <class I, class V>
 Graph<I, V> build_graph(Coo<I> coo, const BuildOptions& options = {});

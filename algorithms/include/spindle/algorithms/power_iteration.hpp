@@ -45,6 +45,9 @@ struct PowerIterationOptions {
   /// the call with spindle::Cancelled, and an exception it throws propagates unchanged. Empty:
   /// never called.
   std::function<bool()> cancel = nullptr;
+  /// Called after each counted iteration with its number (1-based) and its change (the stop
+  /// test's measure), e.g. for progress. Not called for dropped iterations.
+  std::function<void(int, double)> on_iteration;
 };
 
 /// Result of power_iteration().
@@ -63,10 +66,11 @@ struct PowerIterationResult {
   double last_change = 0.0;
   /// True when the stop test was met within max_iter.
   bool converged = false;
-  /// True when an iterate became exactly zero (M is nilpotent on the start vector and there is
-  /// no shift: a graph without cycles, or without edges, in plain mode). The vector is then all
-  /// zeros and says nothing about an eigenvector; `converged` still follows the stop test
-  /// (networkx's rule), so callers must look here.
+  /// True when there is no eigenvector to report: an iterate became exactly zero (M is nilpotent
+  /// on the start vector and there is no shift: a graph without cycles, or without edges, in
+  /// plain mode; the vector is then all zeros), or the graph has no vertices (empty vector). For
+  /// a zero iterate `converged` still follows the stop test (networkx's rule), so callers must
+  /// look here.
   bool vanished = false;
 };
 
@@ -77,7 +81,8 @@ struct PowerIterationResult {
 /// the scaling and the L1 distance of the stop test; on CUDA all of it stays on the device and its
 /// two scalars are read one iteration late (the iteration after the stopping one runs and is
 /// dropped).
-/// Degenerate inputs: 0 vertices gives an empty vector, eigenvalue 0, converged; a graph with no
+/// Degenerate inputs: 0 vertices gives an empty vector, `vanished`, not converged (there is no
+/// eigenvector, and no iteration ran); a graph with no
 /// edges keeps the uniform vector in centrality mode (shift 1; eigenvalue 0). An iterate that
 /// becomes exactly 0 (nilpotent M without shift, e.g. plain mode on a graph without edges or
 /// cycles) is left at 0 (networkx's `or 1` rule), reported with eigenvalue 0 and `vanished`.

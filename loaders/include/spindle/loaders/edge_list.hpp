@@ -8,9 +8,18 @@
 ///  - otherwise `src <sep> dst [<sep> weight]`. The separator is detected per line: a line with
 ///    a comma is split at commas (spaces/tabs around fields are trimmed, so labels may contain
 ///    inner spaces), otherwise at runs of spaces/tabs. Quotes have no special meaning;
+///  - a header row (`source,target[,weight]`) is recognized and skipped (EdgeListCoo::header
+///    says which line): a first edge line whose first two fields are both header words (source,
+///    target, src, dst, from, to, node1, node2, ...), or whose fields are not numbers where the
+///    next edge line has numbers (ids, or the weight column). EdgeListOptions::header decides
+///    otherwise;
 ///  - the first edge line fixes the column count (2: unweighted, 3: weighted, more: refused
-///    unless ignore_extra_columns); every later line must have the same count;
-///  - weights are decimal floating point (`nan`/`inf` only with allow_nonfinite).
+///    unless ignore_extra_columns); every later line must have the same count, or with
+///    ignore_extra_columns at least 2 (3 when weighted), the rest being ignored;
+///  - weights are decimal floating point (`nan`/`inf` only with allow_nonfinite);
+///  - a NUL byte anywhere is refused (binary data, not an edge list);
+///  - a file without any edge (empty, or only comments) is refused unless allow_empty: an empty
+///    stream is far more often a failed producer (`<(zcat missing.gz)`) than an empty graph.
 ///
 /// Labels (src/dst) are arbitrary tokens: integers of any size or sign, sparse or not, or
 /// strings. They are remapped to 0..n-1 in order of first appearance in the file (src before
@@ -27,6 +36,13 @@
 
 namespace spindle {
 
+/// Whether the first edge line of an edge list is a header row.
+enum class EdgeListHeader : std::uint8_t {
+  Auto,     ///< recognized as described in the file comment
+  Present,  ///< the first line that is not blank or a comment is a header: skipped
+  Absent,   ///< every line that is not blank or a comment is an edge
+};
+
 /// How to read an edge list.
 struct EdgeListOptions {
   /// Add the reverse of every edge (BuildOptions::symmetrize); an edge listed in both
@@ -37,8 +53,13 @@ struct EdgeListOptions {
   BuildOptions build{};
   /// Keep NaN / Inf weights. Default: ParseError naming file:line.
   bool allow_nonfinite = false;
-  /// Accept more than 3 columns and ignore the extra ones (e.g. timestamps).
+  /// Accept more columns than the first edge line's 2 or 3 (e.g. timestamps), on any line, and
+  /// ignore them.
   bool ignore_extra_columns = false;
+  /// Header row handling (see EdgeListHeader).
+  EdgeListHeader header = EdgeListHeader::Auto;
+  /// Accept a file without edges as an empty graph (0 vertices) instead of a ParseError.
+  bool allow_empty = false;
   /// OpenMP threads for parsing; 0 = omp_get_max_threads().
   int threads = 0;
   /// Progress on stderr for loads over ~1 s when stderr is a terminal.
@@ -58,6 +79,9 @@ struct EdgeListCoo {
   bool labels_are_integers = true;
   /// True when the file has a weight column.
   bool weighted = false;
+  /// The header row that was skipped ("" when none) and its 1-based line number.
+  std::string header;
+  std::int64_t header_line = 0;
 };
 
 /// A graph read from an edge list, with the map back to the original labels.
@@ -67,11 +91,15 @@ struct EdgeListResult {
   std::vector<std::string> labels;
   bool labels_are_integers = true;
   bool weighted = false;
+  /// The header row that was skipped ("" when none) and its 1-based line number.
+  std::string header;
+  std::int64_t header_line = 0;
 };
 
 /// Reads and remaps an edge list without building a graph.
 /// @throws ParseError missing column, column count different from the first edge line, empty
-///         field, bad or non-finite weight (file:line and what was expected).
+///         field, bad or non-finite weight, a NUL byte, no edge at all without allow_empty
+///         (file:line and what was expected).
 /// @throws InvalidArgument more distinct labels than I can index.
 /// @throws Error the file cannot be opened.
 template <class I>

@@ -28,9 +28,11 @@ GraphFileFormat guess_graph_format(const std::string& path);
 /// such as `<(zcat g.mtx.gz)`) readable more than once: while an InputStreamCapture of the path
 /// is alive, its whole content is held in memory, read once, and every reader of this process
 /// that opens the same path (format sniffing, the Matrix Market header, the body) sees those
-/// bytes instead of opening the drained stream again. Regular files, directories and paths
-/// that do not exist are left alone (the readers report them as before). load_graph() makes its
-/// own. @throws Error when the stream cannot be read.
+/// bytes instead of opening the drained stream again. A gzip file is held the same way, inflated
+/// once. Other regular files, directories and paths that do not exist are left alone (the
+/// readers report them as before). Streams are read under the limits of every reader (no NUL
+/// byte, lines of at most 1 MiB, the stream limit, a valid banner or first edge line).
+/// load_graph() makes its own. @throws Error / ParseError when the stream cannot be read.
 class InputStreamCapture {
  public:
   explicit InputStreamCapture(const std::string& path);

@@ -38,6 +38,7 @@
 #include "spindle/coo_builder.hpp"
 #include "spindle/dense.hpp"
 #include "spindle/graph.hpp"
+#include "spindle/loaders/atomic_file.hpp"
 
 namespace spindle {
 
@@ -92,11 +93,21 @@ struct MatrixMarketOptions {
   /// general` with a size line `rows cols entries`, or as `pattern` when the first data line has
   /// two fields. Default false: such files are refused with a ParseError saying so.
   bool headerless = false;
+  /// Take the size line's rows and columns however large they are next to the file. By default
+  /// read_matrix_market() refuses (ParseError on the size line) dimensions beyond
+  /// matrix_market_dimension_budget() of the file's size: a 40-byte file declaring 10^8 x 10^8
+  /// would otherwise make every vertex-sized array of the graph and its algorithms (gigabytes).
+  bool trust_dimensions = false;
   /// OpenMP threads for parsing; 0 = omp_get_max_threads().
   int threads = 0;
   /// Print progress on stderr for loads that take over ~1 s, only when stderr is a terminal.
   bool progress = true;
 };
+
+/// Rows and columns read_matrix_market() accepts from a file of `file_bytes` bytes (after
+/// decompression) without MatrixMarketOptions::trust_dimensions: 8 per byte, at least 2^20, and
+/// at most the available memory / 64 bytes (the vertex-sized arrays of a graph and an algorithm).
+std::int64_t matrix_market_dimension_budget(std::uint64_t file_bytes);
 
 /// Raw entries of a coordinate file plus its header.
 template <class I>
@@ -125,6 +136,9 @@ MatrixMarketCoo<I> read_matrix_market_coo(const std::string& path,
                                           const MatrixMarketOptions& options = {});
 
 /// Reads a coordinate file into a Graph through build_graph().
+///
+/// Rows or columns beyond matrix_market_dimension_budget() of the file's size are refused
+/// (ParseError on the size line) unless options.trust_dimensions.
 ///
 /// general: entries as stored; symmetric: off-diagonal entries mirrored; skew-symmetric:
 /// mirrored negated (a nonzero diagonal entry is a ParseError); pattern: every value 1. For
@@ -164,6 +178,13 @@ struct MatrixMarketWriteOptions {
 /// @throws Error when the file cannot be written; InvalidArgument for a bad symmetry request.
 template <class I, class V>
 void write_matrix_market(const std::string& path, const Graph<I, V>& graph,
+                         const MatrixMarketWriteOptions& options = {});
+
+/// Writes the same content into an open output without committing it: the caller commits (or
+/// finish()es and publish()es it together with a companion file, such as vertex labels).
+/// @throws Error when writing fails; InvalidArgument for a bad symmetry request.
+template <class I, class V>
+void write_matrix_market(AtomicFileWriter& out, const Graph<I, V>& graph,
                          const MatrixMarketWriteOptions& options = {});
 
 /// Writes a dense matrix as `matrix array real general` (column-major, one value per line, round

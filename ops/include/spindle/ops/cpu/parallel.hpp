@@ -25,8 +25,24 @@ inline constexpr std::int64_t kSerialWork = std::int64_t{1} << 15;
 /// scheduling cost stays far below the work of a block.
 inline constexpr int kBlocksPerThread = 4;
 
+/// Work (same units as kSerialWork) each thread of a parallel kernel should have. Waking a
+/// thread for a region costs microseconds on an idle machine and can cost milliseconds on a busy
+/// one, where the woken thread waits for a core while the others wait for it at the join; with
+/// fewer than this many units per thread that wait outweighs the work. Measured with `spindle
+/// bench pagerank-cpu` on R-MAT 12-20 on a 2-core machine, idle and beside a busy loop
+/// (docs/performance.md): below it, PageRank ran slower with 2 threads than with 1.
+inline constexpr std::int64_t kWorkPerThread = std::int64_t{1} << 17;
+
 /// Threads a kernel may use from here (1 inside an enclosing parallel region).
 inline int worker_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
+
+/// Threads worth using for `work` units: 1 below kSerialWork, else one per kWorkPerThread units,
+/// at least 1 and at most worker_threads(). Results never depend on it (see the file comment).
+inline int threads_for_work(std::int64_t work) {
+  if (work < kSerialWork) return 1;
+  const std::int64_t wanted = std::max<std::int64_t>(1, work / kWorkPerThread);
+  return static_cast<int>(std::min<std::int64_t>(worker_threads(), wanted));
+}
 
 /// The smallest row r with r + row_ptr[r] >= target: the merge-path cost model charges one unit
 /// per row (loop and store) and one per stored entry (load and multiply-add).
@@ -67,8 +83,8 @@ template <class I, class F>
 void for_each_row_block(const I* row_ptr, std::int64_t rows, F&& f, std::int64_t cost_per_nnz = 1) {
   if (rows <= 0) return;
   const std::int64_t work = rows + static_cast<std::int64_t>(row_ptr[rows]) * cost_per_nnz;
-  const int threads = worker_threads();
-  if (threads <= 1 || work < kSerialWork || rows < 2) {
+  const int threads = threads_for_work(work);
+  if (threads <= 1 || rows < 2) {
     f(std::int64_t{0}, rows);
     return;
   }
@@ -86,8 +102,8 @@ void for_each_row_block(const I* row_ptr, std::int64_t rows, F&& f, std::int64_t
 template <class F>
 void for_each_index_block(std::int64_t n, F&& f) {
   if (n <= 0) return;
-  const int threads = worker_threads();
-  if (threads <= 1 || n < kSerialWork) {
+  const int threads = threads_for_work(n);
+  if (threads <= 1) {
     f(std::int64_t{0}, n);
     return;
   }

@@ -36,7 +36,7 @@ T reduce_blocks(std::int64_t n, T identity, Combine combine, BlockFn block_fn) {
   const std::int64_t blocks = (n + kReduceBlock - 1) / kReduceBlock;
   std::vector<T> part(static_cast<std::size_t>(blocks), identity);
   std::vector<std::uint8_t> has(static_cast<std::size_t>(blocks), 0);
-  const int threads = n < kSerialWork ? 1 : worker_threads();
+  const int threads = threads_for_work(n);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::int64_t i0 = b * kReduceBlock;
