@@ -254,11 +254,21 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
   ref.sync_to_host();
 
   // `on` is the graph the call runs on: A, or for sliced_coo's sweep a copy of it (below).
+  const detail::MxvInfo plain_info =
+      detail::plain_mxv_info(S::kind, value_kind_of<T>(), value_kind_of<T>(), index_kind_of<I>());
   auto measure_on = [&](const Graph<I, T>& on, const std::string& label, const std::string& kernel,
-                        const Plan& p) {
+                        const Plan& sweep_plan) {
     Measured me;
     me.label = label;
     me.kernel = kernel;
+    // A sweep point names a kernel and its knobs; the planner completes it (form, block size,
+    // slot) exactly as for a forced kernel, and the backend runs what it says.
+    Plan p = sweep_plan;
+    if (std::string why = detail::finalize_mxv_cuda(p, on.stats(), plain_info, device_caps());
+        !why.empty()) {
+      me.error = "the planner refuses it: " + why;
+      return me;
+    }
     try {
       Vector<T> y(n, T(-777));
       {
@@ -315,6 +325,7 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
     }
     if (best) {
       r.nnz_split_best_ms = best->ms;
+      (void)detail::finalize_mxv_cuda(bp, A.stats(), plain_info, device_caps());  // ran above
       Vector<T> y(n, T(0));
       detail::cuda::debug_skip_carry_fixup(true);
       const auto ms = detail::cuda::time_runs(

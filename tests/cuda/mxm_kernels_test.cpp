@@ -178,7 +178,12 @@ void check_cases(const Csr& m, std::int64_t n, const std::vector<KernelCase>& ca
       d.transpose_a = o.transpose_a;
       d.transpose_b = o.transpose_b;
       d.mxm_kernel = kc.kernel;
-      const Plan shown = plan_for_mxm<S>(A, n, d);
+      // The plan of this very call: its accumulator and epilogue are part of what is planned
+      // (plan_for_mxm takes neither), so ask the planner with the call's own information.
+      detail::MxmInfo info = detail::mxm_info<S, I, V>(n, o.accum.enabled, d);
+      info.epilogue = epilogue;
+      const Plan shown = detail::plan_mxm((o.transpose_a ? A.transpose() : A).stats(), info,
+                                          Device::Cuda, device_caps(), d, nullptr, nullptr);
       EXPECT_NE(shown.reason.find("cannot run here"), std::string::npos) << shown.describe();
       MxmEpilogue<T> epi;
       epi.bias = o.bias ? &bias_v : nullptr;

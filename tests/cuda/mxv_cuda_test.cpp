@@ -115,8 +115,7 @@ Plan plan_of(const KernelCase& k, OpKind op) {
 /// The case's plan completed by the planner (finalize_mxv_cuda) for a call through semiring S
 /// over the rows of M, as a forced kernel is: "" and the plan, or why the planner refuses it.
 template <class S, class I, class V>
-std::string complete(Plan& p, const Graph<I, V>& M, OpKind op, const Mask& mask, Accum accum,
-                     bool input_full) {
+detail::MxvInfo call_info(OpKind op, const Mask& mask, Accum accum, bool input_full) {
   detail::MxvInfo info = detail::plain_mxv_info(S::kind, value_kind_of<typename S::value_type>(),
                                                 value_kind_of<V>(), index_kind_of<I>(), op);
   info.masked = !mask.empty();
@@ -124,7 +123,14 @@ std::string complete(Plan& p, const Graph<I, V>& M, OpKind op, const Mask& mask,
   info.mask_complemented = mask.complemented();
   info.accum = accum.enabled;
   info.input_full = input_full;
-  return detail::finalize_mxv_cuda(p, M.stats(), info, device_caps());
+  return info;
+}
+
+template <class S, class I, class V>
+std::string complete(Plan& p, const Graph<I, V>& M, OpKind op, const Mask& mask, Accum accum,
+                     bool input_full) {
+  return detail::finalize_mxv_cuda(p, M.stats(), call_info<S, I, V>(op, mask, accum, input_full),
+                                   device_caps());
 }
 
 // w<mask> = accum(w, A ⊕.⊗ u) (or u ⊕.⊗ A) on the CPU backend, and with kernel `k` on CUDA.
@@ -156,8 +162,12 @@ template <class S, class I, class V>
       // to the planner's pick and says so in its plan.
       Descriptor d;
       d.on(Device::Cuda).with_replace(replace).with_transpose_a(transpose_a).force(k.kernel);
+      // The plan of this very call (plan_for_mxv takes u to be full; an input with absent
+      // entries is part of what the planner reads), as the public call makes it.
+      const Graph<I, V>& M = transpose_a != vxm ? A.transpose() : A;
       const Plan shown =
-          vxm ? plan_for_vxm<S>(A, mask, accum, d) : plan_for_mxv<S>(A, mask, accum, d);
+          detail::plan_mxv(M.stats(), call_info<S, I, V>(op, mask, accum, u.is_full()),
+                           Device::Cuda, device_caps(), d, nullptr);
       if (shown.reason.find("cannot run here") == std::string::npos) {
         return ::testing::AssertionFailure()
                << "forced " << k.name << " refused (" << why

@@ -21,6 +21,7 @@
 #include "ops/core/vxm_push.hpp"
 #include "spindle/algorithms/bfs.hpp"
 #include "spindle/algorithms/sssp.hpp"
+#include "spindle/detail/cuda_semirings.hpp"
 #include "spindle/error.hpp"
 #include "spindle/loaders/load_graph.hpp"
 #include "spindle/ops/mxv.hpp"
@@ -54,7 +55,20 @@ template <class S, class I, class V>
   {
     cuda_test::PoisonOutputs poison;
     const detail::PushInput in = detail::cuda::vxm_push_input(u, A);
-    detail::cuda::vxm_push<S>(push_plan(), in, got, mask, accum, u, A, replace);
+    if constexpr (detail::cuda_precompiled(OpKind::Vxm, S::kind)) {
+      detail::cuda::vxm_push<S>(push_plan(), in, got, mask, accum, u, A, replace);
+    } else {
+      // Not precompiled in this build: the push entry refuses, and vxm on CUDA pulls through
+      // the generic kernels instead; that result must match too.
+      Vector<T> unused = w0;
+      try {
+        detail::cuda::vxm_push<S>(push_plan(), in, unused, mask, accum, u, A, replace);
+        return ::testing::AssertionFailure()
+               << "the push ran " << to_string(S::kind) << ", which this build did not precompile";
+      } catch (const Unsupported&) {
+      }
+      vxm(got, mask, accum, S{}, u, A, Descriptor().on(Device::Cuda).with_replace(replace));
+    }
   }
   auto r = cuda_test::same_result(got, want, /*exact=*/true);
   if (!r) {
