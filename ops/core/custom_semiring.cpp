@@ -57,50 +57,20 @@ cuda::GenericSemiring<T> generic_of(const CustomSemiring<T>& s) {
 template <class T, class I, class V>
 MxvInfo custom_mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_full,
                         const Descriptor& desc) {
-  MxvInfo info;
-  info.op = op;
-  info.semiring = SemiringKind::Custom;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.masked = !mask.empty();
-  info.mask_kind = mask.kind();
-  info.mask_complemented = mask.complemented();
-  info.accum = accum.enabled;
-  info.replace = desc.replace;
-  info.input_full = input_full;
-  info.transpose_a = desc.transpose_a;
-  info.precompiled = false;
-  return info;
+  return mxv_info_of(op, SemiringKind::Custom, value_kind_of<T>(), value_kind_of<V>(),
+                     index_kind_of<I>(), mask, accum, input_full, desc);
 }
 
 template <class T, class I, class V>
 MxmInfo custom_mxm_info(std::int64_t n, bool accum, const Descriptor& desc) {
-  MxmInfo info;
-  info.semiring = SemiringKind::Custom;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.n = n;
-  info.accum = accum;
-  info.transpose_a = desc.transpose_a;
-  info.transpose_b = desc.transpose_b;
-  info.precompiled = false;
-  return info;
+  return mxm_info_of(SemiringKind::Custom, value_kind_of<T>(), value_kind_of<V>(),
+                     index_kind_of<I>(), n, accum, desc);
 }
 
 template <class T, class I, class V>
 SddmmInfo custom_sddmm_info(std::int64_t k, bool accum, const Descriptor& desc) {
-  SddmmInfo info;
-  info.semiring = SemiringKind::Custom;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.k = k;
-  info.accum = accum;
-  info.transpose_b = desc.transpose_b;
-  info.precompiled = false;
-  return info;
+  return sddmm_info_of(SemiringKind::Custom, value_kind_of<T>(), value_kind_of<V>(),
+                       index_kind_of<I>(), k, accum, desc);
 }
 
 // The graph whose rows produce an mxv / vxm output.

@@ -18,26 +18,6 @@
 namespace spindle {
 namespace {
 
-template <class S, class I, class V>
-detail::MxvInfo mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_full,
-                         const Descriptor& desc) {
-  detail::MxvInfo info;
-  info.op = op;
-  info.semiring = S::kind;
-  info.value = value_kind_of<typename S::value_type>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.masked = !mask.empty();
-  info.mask_kind = mask.kind();
-  info.mask_complemented = mask.complemented();
-  info.accum = accum.enabled;
-  info.replace = desc.replace;
-  info.input_full = input_full;
-  info.transpose_a = desc.transpose_a;
-  info.precompiled = detail::cuda_precompiled(op, S::kind);
-  return info;
-}
-
 // Who builds A^T if the call needs it and the graph has none cached: on CUDA the device
 // (spindle/detail/transpose_builder.hpp: the same arrays, plus the device copy the call then
 // uses), elsewhere the host.
@@ -79,9 +59,9 @@ void mxv_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accu
     return;
   const Graph<I, V>& M = output_rows(A, desc.transpose_a, false);
   const std::optional<Plan> tuned = tuned_for<S>(device, M, mask, accum, u.is_full());
-  const Plan plan =
-      detail::plan_mxv(M.stats(), mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc),
-                       device, device_caps(), desc, tuned ? &*tuned : nullptr);
+  const Plan plan = detail::plan_mxv(
+      M.stats(), detail::mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc), device,
+      device_caps(), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::mxv<S>(plan, out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
@@ -106,7 +86,8 @@ void vxm_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accu
   if (!detail::mxv_prologue("vxm", out, mask, accum, A, u, desc, true, device != Device::Cuda,
                             /*build_transpose=*/!push_candidate))
     return;
-  const detail::MxvInfo info = mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc);
+  const detail::MxvInfo info =
+      detail::mxv_info<S, I, V>(OpKind::Vxm, mask, accum, u.is_full(), desc);
   std::string push_note;
   if (push_candidate) {
     const detail::PushInput in = detail::cuda::vxm_push_input(u, A);
@@ -144,8 +125,8 @@ Plan plan_call(OpKind op, const Graph<I, V>& A, const Mask& mask, Accum accum,
   const Graph<I, V>& M = output_rows(A, desc.transpose_a, op == OpKind::Vxm);
   const std::optional<Plan> tuned =
       current ? tuned_for<S>(device, M, mask, accum, true) : std::nullopt;
-  return detail::plan_mxv(M.stats(), mxv_info<S, I, V>(op, mask, accum, true, desc), device, caps,
-                          desc, tuned ? &*tuned : nullptr);
+  return detail::plan_mxv(M.stats(), detail::mxv_info<S, I, V>(op, mask, accum, true, desc), device,
+                          caps, desc, tuned ? &*tuned : nullptr);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "spindle/executor.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/mask.hpp"
+#include "spindle/operators.hpp"
 #include "spindle/plan.hpp"
 #include "spindle/semiring.hpp"
 #include "spindle/types.hpp"
@@ -71,21 +72,28 @@ struct MxmInfo {
   bool precompiled = true;  ///< as MxvInfo::precompiled
 };
 
-/// The MxmInfo of an mxm through semiring S on a Graph<I, V> at dense width n: the one place that
-/// fills it (the public mxm, its fused epilogue, the projected form and tuning).
-template <class S, class I, class V>
-MxmInfo mxm_info(std::int64_t n, bool accum, const Descriptor& desc) {
+/// The MxmInfo of an mxm through semiring `s` over values `value` on a graph storing
+/// `matrix_value` with `index` indices, at dense width n: the one place that fills it (the public
+/// mxm, its fused epilogue, the projected form, tuning and user-defined semirings).
+inline MxmInfo mxm_info_of(SemiringKind s, ValueKind value, ValueKind matrix_value, IndexKind index,
+                           std::int64_t n, bool accum, const Descriptor& desc) {
   MxmInfo info;
-  info.semiring = S::kind;
-  info.value = value_kind_of<typename S::value_type>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
+  info.semiring = s;
+  info.value = value;
+  info.matrix_value = matrix_value;
+  info.index = index;
   info.n = n;
   info.accum = accum;
   info.transpose_a = desc.transpose_a;
   info.transpose_b = desc.transpose_b;
-  info.precompiled = cuda_precompiled(OpKind::Mxm, S::kind);
+  info.precompiled = cuda_precompiled(OpKind::Mxm, s);
   return info;
+}
+/// mxm_info_of for semiring S on a Graph<I, V>.
+template <class S, class I, class V>
+MxmInfo mxm_info(std::int64_t n, bool accum, const Descriptor& desc) {
+  return mxm_info_of(S::kind, value_kind_of<typename S::value_type>(), value_kind_of<V>(),
+                     index_kind_of<I>(), n, accum, desc);
 }
 
 /// What the planner knows about an sddmm call.
@@ -99,6 +107,51 @@ struct SddmmInfo {
   bool transpose_b = false;
   bool precompiled = true;  ///< as MxvInfo::precompiled
 };
+
+/// The MxvInfo of an mxv / vxm call (op) through semiring `s`: the one place that fills it from a
+/// call's arguments (the public mxv / vxm, plan_for_*, user-defined semirings).
+inline MxvInfo mxv_info_of(OpKind op, SemiringKind s, ValueKind value, ValueKind matrix_value,
+                           IndexKind index, const Mask& mask, Accum accum, bool input_full,
+                           const Descriptor& desc) {
+  MxvInfo info = plain_mxv_info(s, value, matrix_value, index, op);
+  info.masked = !mask.empty();
+  info.mask_kind = mask.kind();
+  info.mask_complemented = mask.complemented();
+  info.accum = accum.enabled;
+  info.replace = desc.replace;
+  info.input_full = input_full;
+  info.transpose_a = desc.transpose_a;
+  return info;
+}
+/// mxv_info_of for semiring S on a Graph<I, V>.
+template <class S, class I, class V>
+MxvInfo mxv_info(OpKind op, const Mask& mask, Accum accum, bool input_full,
+                 const Descriptor& desc) {
+  return mxv_info_of(op, S::kind, value_kind_of<typename S::value_type>(), value_kind_of<V>(),
+                     index_kind_of<I>(), mask, accum, input_full, desc);
+}
+
+/// The SddmmInfo of an sddmm through semiring `s` at inner dimension k.
+inline SddmmInfo sddmm_info_of(SemiringKind s, ValueKind value, ValueKind matrix_value,
+                               IndexKind index, std::int64_t k, bool accum,
+                               const Descriptor& desc) {
+  SddmmInfo info;
+  info.semiring = s;
+  info.value = value;
+  info.matrix_value = matrix_value;
+  info.index = index;
+  info.k = k;
+  info.accum = accum;
+  info.transpose_b = desc.transpose_b;
+  info.precompiled = cuda_precompiled(OpKind::Sddmm, s);
+  return info;
+}
+/// sddmm_info_of for semiring S on a Graph<I, V>.
+template <class S, class I, class V>
+SddmmInfo sddmm_info(std::int64_t k, bool accum, const Descriptor& desc) {
+  return sddmm_info_of(S::kind, value_kind_of<typename S::value_type>(), value_kind_of<V>(),
+                       index_kind_of<I>(), k, accum, desc);
+}
 
 /// Plans an mxv / vxm. `stats` are those of the graph whose rows produce the output entries
 /// (A; A^T with transpose_a; for vxm A^T, or A with transpose_a). `device` is already resolved

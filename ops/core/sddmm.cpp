@@ -15,20 +15,6 @@ namespace spindle {
 namespace {
 
 template <class Sr, class I, class V>
-detail::SddmmInfo sddmm_info(std::int64_t k, Accum accum, const Descriptor& desc) {
-  detail::SddmmInfo info;
-  info.semiring = Sr::kind;
-  info.value = value_kind_of<typename Sr::value_type>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.k = k;
-  info.accum = accum.enabled;
-  info.transpose_b = desc.transpose_b;
-  info.precompiled = detail::cuda_precompiled(OpKind::Sddmm, Sr::kind);
-  return info;
-}
-
-template <class Sr, class I, class V>
 std::optional<Plan> tuned_sddmm(Device device, const Graph<I, V>& S, std::int64_t k) {
   if (device != Device::Cuda) return std::nullopt;
   return detail::find_tuned(
@@ -48,8 +34,9 @@ void sddmm_builtin(std::vector<typename Sr::value_type>& out, Accum accum, const
   detail::OutputStage<std::vector<typename Sr::value_type>> stage(out);
   if (!detail::sddmm_prologue<Sr>("sddmm", stage, accum, S, X, Y, desc)) return;
   const std::optional<Plan> tuned = tuned_sddmm<Sr>(device, S, X.cols());
-  const Plan plan = detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(X.cols(), accum, desc),
-                                       device, device_caps(), desc, tuned ? &*tuned : nullptr);
+  const Plan plan =
+      detail::plan_sddmm(S.stats(), detail::sddmm_info<Sr, I, V>(X.cols(), accum.enabled, desc),
+                         device, device_caps(), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::sddmm<Sr>(plan, stage.get(), accum, S, X, Y, desc.transpose_b);
@@ -67,7 +54,7 @@ Plan plan_for_sddmm_builtin(const Graph<I, V>& S, std::int64_t k, const Descript
                             : detail::resolve_target_device("plan_for_sddmm", desc.device, *target);
   const std::optional<Plan> tuned =
       target == nullptr ? tuned_sddmm<Sr>(device, S, k) : std::nullopt;
-  return detail::plan_sddmm(S.stats(), sddmm_info<Sr, I, V>(k, Accum::none(), desc), device,
+  return detail::plan_sddmm(S.stats(), detail::sddmm_info<Sr, I, V>(k, false, desc), device,
                             target != nullptr ? *target : device_caps(), desc,
                             tuned ? &*tuned : nullptr);
 }

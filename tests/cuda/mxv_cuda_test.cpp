@@ -116,14 +116,7 @@ Plan plan_of(const KernelCase& k, OpKind op) {
 /// over the rows of M, as a forced kernel is: "" and the plan, or why the planner refuses it.
 template <class S, class I, class V>
 detail::MxvInfo call_info(OpKind op, const Mask& mask, Accum accum, bool input_full) {
-  detail::MxvInfo info = detail::plain_mxv_info(S::kind, value_kind_of<typename S::value_type>(),
-                                                value_kind_of<V>(), index_kind_of<I>(), op);
-  info.masked = !mask.empty();
-  info.mask_kind = mask.kind();
-  info.mask_complemented = mask.complemented();
-  info.accum = accum.enabled;
-  info.input_full = input_full;
-  return info;
+  return detail::mxv_info<S, I, V>(op, mask, accum, input_full, Descriptor{});
 }
 
 template <class S, class I, class V>

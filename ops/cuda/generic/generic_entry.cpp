@@ -131,16 +131,9 @@ void generic_mxm(const Plan& plan, const GenericSemiring<T>& s, DenseMatrix<T>& 
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const Graph<I, V>& G = transpose_a ? A.transpose() : A;
-  const T* b = device_in(B);
-  std::int64_t ldb = B.cols();
-  DeviceBuffer bt;
-  if (transpose_b) {
-    bt = DeviceBuffer(static_cast<std::size_t>(B.size()) * sizeof(T), "mxm: B transposed");
-    launch_transpose<T>(b, B.rows(), B.cols(), bt.as<T>(), ctx.stream);
-    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
-    b = bt.as<const T>();
-    ldb = B.rows();
-  }
+  const DenseOperand<T> bop = dense_operand(B, transpose_b, "mxm: B transposed", ctx.stream);
+  const T* b = bop.data;
+  const std::int64_t ldb = bop.ld;
   const std::int64_t long_row = plan.params.items_per_worker;
   const LongRowsSlot<I>& longs = long_rows(G, long_row, ctx.stream);
   T* c = device_out(C, accum.enabled);
@@ -178,16 +171,10 @@ void generic_sddmm(const Plan& plan, const GenericSemiring<T>& s, std::vector<T>
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const std::int64_t nnz = S.nnz();
   const T* x = device_in(X);
-  const T* y = device_in(Y);
-  std::int64_t ldy = Y.cols();
-  DeviceBuffer yt;
-  if (transpose_b) {  // op(Y) = Yᵀ: Y is K x cols(S)
-    yt = DeviceBuffer(static_cast<std::size_t>(Y.size()) * sizeof(T), "sddmm: Y transposed");
-    launch_transpose<T>(y, Y.rows(), Y.cols(), yt.as<T>(), ctx.stream);
-    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
-    y = yt.as<const T>();
-    ldy = Y.rows();
-  }
+  // op(Y) = Yᵀ: Y is K x cols(S).
+  const DenseOperand<T> yop = dense_operand(Y, transpose_b, "sddmm: Y transposed", ctx.stream);
+  const T* y = yop.data;
+  const std::int64_t ldy = yop.ld;
   DeviceBuffer d_out(static_cast<std::size_t>(nnz) * sizeof(T), "sddmm output");
   if (accum.enabled) {
     SPINDLE_CUDA_CHECK(cudaMemcpyAsync(d_out.get(), out.data(), d_out.bytes(),

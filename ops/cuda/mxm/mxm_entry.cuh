@@ -38,16 +38,9 @@ void run_mxm_specialized(const Plan& plan, DenseMatrix<typename S::value_type>& 
   Context& ctx = context();
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const Graph<I, V>& G = transpose_a ? A.transpose() : A;
-  const T* b = device_in(B);
-  std::int64_t ldb = B.cols();
-  DeviceBuffer bt;
-  if (transpose_b) {
-    bt = DeviceBuffer(static_cast<std::size_t>(B.size()) * sizeof(T), "mxm: B transposed");
-    launch_transpose<T>(b, B.rows(), B.cols(), bt.as<T>(), ctx.stream);
-    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
-    b = bt.as<const T>();
-    ldb = B.rows();
-  }
+  const DenseOperand<T> bop = dense_operand(B, transpose_b, "mxm: B transposed", ctx.stream);
+  const T* b = bop.data;
+  const std::int64_t ldb = bop.ld;
   DenseEpilogue<T> epi;
   epi.bias = bias != nullptr ? device_in(*bias).values : nullptr;
   epi.act = act.op;

@@ -31,16 +31,10 @@ void sddmm_specialized(const Plan& plan, std::vector<typename Sr::value_type>& o
   std::lock_guard<std::recursive_mutex> lock(ctx.mutex);
   const std::int64_t nnz = S.nnz();
   const T* x = device_in(X);
-  const T* y = device_in(Y);
-  std::int64_t ldy = Y.cols();
-  DeviceBuffer yt;
-  if (transpose_b) {  // op(Y) = Yᵀ: Y is K x cols(S)
-    yt = DeviceBuffer(static_cast<std::size_t>(Y.size()) * sizeof(T), "sddmm: Y transposed");
-    launch_transpose<T>(y, Y.rows(), Y.cols(), yt.as<T>(), ctx.stream);
-    SPINDLE_CUDA_CHECK_LAUNCH("transpose");
-    y = yt.as<const T>();
-    ldy = Y.rows();
-  }
+  // op(Y) = Yᵀ: Y is K x cols(S).
+  const DenseOperand<T> yop = dense_operand(Y, transpose_b, "sddmm: Y transposed", ctx.stream);
+  const T* y = yop.data;
+  const std::int64_t ldy = yop.ld;
   DeviceBuffer d_out(static_cast<std::size_t>(nnz) * sizeof(T), "sddmm output");
   if (accum.enabled) {
     SPINDLE_CUDA_CHECK(cudaMemcpyAsync(d_out.get(), out.data(), d_out.bytes(),
@@ -105,12 +99,7 @@ TuneResult tune_sddmm_impl(const Graph<I, V>& S, std::int64_t k, const TuneOptio
   launch_fill_random<T>(x.as<T>(), S.rows() * k, 111, ctx.stream);
   launch_fill_random<T>(y.as<T>(), S.cols() * k, 222, ctx.stream);
   SPINDLE_CUDA_CHECK_LAUNCH("fill_random");
-  SddmmInfo info;
-  info.semiring = Sr::kind;
-  info.value = value_kind_of<T>();
-  info.matrix_value = value_kind_of<V>();
-  info.index = index_kind_of<I>();
-  info.k = k;
+  const SddmmInfo info = sddmm_info<Sr, I, V>(k, false, Descriptor{});
   const Plan planned = plan_sddmm_cuda(S.stats(), info, device_caps(), Descriptor{});
   const DeviceCsr<I, Pattern> structure = device_pattern(S);
   const int reps = options.repetitions > 0 ? options.repetitions : 3;
