@@ -24,7 +24,14 @@
 namespace spindle {
 
 const char* to_string(GraphFileFormat f) {
-  return f == GraphFileFormat::MatrixMarket ? "matrix-market" : "edge-list";
+  switch (f) {
+    case GraphFileFormat::MatrixMarket:
+      return "matrix-market";
+    case GraphFileFormat::Spg:
+      return "spg";
+    default:
+      return "edge-list";
+  }
 }
 
 namespace {
@@ -99,10 +106,6 @@ InputStreamCapture::~InputStreamCapture() {
 }
 
 GraphFileFormat guess_graph_format(const std::string& path) {
-  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm") || ends_with_ci(path, ".mtx.gz") ||
-      ends_with_ci(path, ".mm.gz")) {
-    return GraphFileFormat::MatrixMarket;
-  }
   char buf[17] = {};
   std::size_t got = 0;
   if (auto held = detail::captured_stream(path)) {
@@ -123,6 +126,14 @@ GraphFileFormat guess_graph_format(const std::string& path) {
       }
     }
 #endif
+  }
+  // The binary format is told by its magic first: a .spg file keeps its format whatever its name.
+  if (is_spg_magic(buf, got) || ends_with_ci(path, ".spg")) {
+    return GraphFileFormat::Spg;
+  }
+  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm") || ends_with_ci(path, ".mtx.gz") ||
+      ends_with_ci(path, ".mm.gz")) {
+    return GraphFileFormat::MatrixMarket;
   }
   std::string_view head(buf, got);
   if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
@@ -149,7 +160,17 @@ LoadedGraph<I, V> load_graph(const std::string& path, const LoadGraphOptions& op
   const InputStreamCapture capture(path);
   LoadedGraph<I, V> out;
   out.format = guess_graph_format(path);
-  if (out.format == GraphFileFormat::MatrixMarket) {
+  if (out.format == GraphFileFormat::Spg) {
+    SpgResult<I, V> r = read_spg<I, V>(path, options.spg);
+    out.graph = std::move(r.graph);
+    out.labels = std::move(r.labels);
+    out.labels_are_integers = r.header.labels_are_integers || out.labels.empty();
+    out.header.rows = r.header.rows;
+    out.header.cols = r.header.cols;
+    out.header.entries = r.header.nnz;
+    out.header.field = r.header.values == ValueKind::Pattern ? MmField::Pattern : MmField::Real;
+    out.header.symmetry = r.header.symmetric ? MmSymmetry::Symmetric : MmSymmetry::General;
+  } else if (out.format == GraphFileFormat::MatrixMarket) {
     out.header = read_matrix_market_header(path, options.matrix_market.headerless);
     out.graph = read_matrix_market<I, V>(path, options.matrix_market);
   } else {
@@ -166,6 +187,8 @@ void save_graph(const std::string& path, const Graph<I, V>& graph, GraphFileForm
                 const std::vector<std::string>& labels) {
   if (format == GraphFileFormat::MatrixMarket) {
     write_matrix_market(path, graph);
+  } else if (format == GraphFileFormat::Spg) {
+    write_spg(path, graph, labels);
   } else {
     write_edge_list(path, graph, labels);
   }
