@@ -43,10 +43,12 @@ bool ends_with_ci(const std::string& s, const char* suffix) {
 }  // namespace
 
 namespace {
-// The start of a graph stream of either format: a banner starts a Matrix Market file, anything
-// else is an edge list (or a headerless .mtx file, whose size line has three fields).
+// The start of a graph stream of any format: the .spg magic starts a .spg file (held to the
+// size its header declares), a banner a Matrix Market file, anything else is an edge list (or a
+// headerless .mtx file, whose size line has three fields).
 std::uint64_t check_graph_prefix(const char* data, std::size_t size, bool eof,
                                  const std::string& path) {
+  if (is_spg_magic(data, size)) return detail::check_spg_prefix(data, size, path);
   std::string_view head(data, std::min<std::size_t>(size, 20));
   if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
   if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
@@ -86,7 +88,7 @@ InputStreamCapture::InputStreamCapture(const std::string& path) : path_(path) {
   if (fd < 0) return;  // the reader reports it
   std::vector<char> bytes;
   try {
-    bytes = detail::read_stream(fd, path, detail::Content::Text,
+    bytes = detail::read_stream(fd, path, detail::Content::TextOrSpg,
                                 [&](const char* d, std::size_t n, bool eof) {
                                   return check_graph_prefix(d, n, eof, path);
                                 });

@@ -19,6 +19,7 @@
 #include "spindle/error.hpp"
 #include "spindle/loaders/matrix_market.hpp"
 #include "spindle/loaders/spg.hpp"
+#include "stream_checks.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .spg reader assumes a little-endian host"
@@ -172,6 +173,11 @@ Layout parse_header(const char* d, std::size_t size, const std::string& path,
 }
 
 }  // namespace spg
+
+std::uint64_t check_spg_prefix(const char* data, std::size_t size, const std::string& path) {
+  return spg::parse_header(data, size, path, 0).header.file_bytes;
+}
+
 }  // namespace detail
 
 namespace {
@@ -188,7 +194,7 @@ double since(Clock::time_point& t) {
 
 detail::StreamCheck spg_stream_check(const std::string& path) {
   return [&path](const char* d, std::size_t n, bool) -> std::uint64_t {
-    return parse_header(d, n, path, 0).header.file_bytes;
+    return detail::check_spg_prefix(d, n, path);
   };
 }
 
