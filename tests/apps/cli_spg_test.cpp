@@ -54,6 +54,15 @@ TEST_F(CliSpg, ConvertToSpgAndBackKeepsTheMatrix) {
   EXPECT_TRUE(h.symmetric);  // karate.mtx is a symmetric file
 }
 
+TEST_F(CliSpg, GenerateWritesTheSameGraphAsSpgAndAsMtx) {
+  ASSERT_EQ(run("generate rmat --scale 9 --edge-factor 8 -o " + q(path("g.spg"))).rc, 0);
+  ASSERT_EQ(run("generate rmat --scale 9 --edge-factor 8 -o " + q(path("g.mtx"))).rc, 0);
+  const auto a = read_spg<std::int32_t, Pattern>(path("g.spg"));
+  EXPECT_EQ(a.header.values, ValueKind::Pattern);
+  EXPECT_FALSE(a.header.has_labels);
+  expect_same_graph(a.graph, read_matrix_market<std::int32_t, Pattern>(path("g.mtx")), "rmat 9");
+}
+
 TEST_F(CliSpg, PagerankOnSpgGivesTheSameRanksAsOnTheTextFile) {
   if (!have_data()) GTEST_SKIP() << "no " << data_dir();
   for (const char* name : {"karate.mtx", "karate.csv", "west0067.mtx"}) {
