@@ -113,6 +113,8 @@ GraphFileFormat guess_graph_format(const std::string& path) {
   if (auto held = detail::captured_stream(path)) {
     got = std::min<std::size_t>(held->size(), sizeof(buf));
     std::copy(held->begin(), held->begin() + static_cast<std::ptrdiff_t>(got), buf);
+  } else if (struct stat st{}; ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    // A stream nobody captured: opening it would block or eat its first bytes; the name decides.
   } else if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
     got = std::fread(buf, 1, 17, f);
     std::fclose(f);

@@ -26,8 +26,9 @@ const char* to_string(GraphFileFormat f);
 /// Guesses the format of a file: a file whose first bytes are the `.spg` magic is a `.spg` file
 /// whatever its name; names ending in `.spg` are `.spg` files, `.mtx` or `.mm` Matrix Market;
 /// any other name is Matrix Market when its first bytes are `%%MatrixMarket`
-/// (case-insensitive), else an edge list. A file that cannot be opened is guessed from its
-/// name alone (so output paths can be classified too).
+/// (case-insensitive), else an edge list. A file that cannot be opened, and a stream that no
+/// InputStreamCapture holds, are guessed from their name alone (so output paths can be
+/// classified too).
 GraphFileFormat guess_graph_format(const std::string& path);
 
 /// Makes a graph path that is not a regular file (a pipe, `/dev/stdin`, a process substitution
