@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// spindle bench <mxv|mxm|sddmm|gcn|pagerank|mm-parse|pagerank-cpu> [options]: runs the project's
-// benchmark programs, which are built beside this binary (build/<preset>/bin/spindle_bench_*).
-// They stay separate executables because the GPU ones reach the backend's internals (forced
-// launch parameters, cuSPARSE on the same device data) and are only built with CUDA; `bench`
-// gives them one front door and one help text. The program replaces this process (execv), so its
-// output, exit status and signals are its own.
+// spindle bench <mxv|mxm|sddmm|gcn|pagerank|mm-parse|spg-load|pagerank-cpu> [options]: runs the
+// project's benchmark programs, which are built beside this binary
+// (build/<preset>/bin/spindle_bench_*). They stay separate executables because the GPU ones reach
+// the backend's internals (forced launch parameters, cuSPARSE on the same device data) and are only
+// built with CUDA; `bench` gives them one front door and one help text. The program replaces this
+// process (execv), so its output, exit status and signals are its own.
 #include <unistd.h>
 
 #include <cerrno>
@@ -38,6 +38,8 @@ const Bench kBenches[] = {
      "GPU PageRank ms/iteration and whole run vs cuSPARSE SpMV (GPU)"},
     {"pagerank-cpu", "spindle_bench_pagerank_cpu", "PageRank on the CPU backend"},
     {"mm-parse", "spindle_bench_mm_parse", "Matrix Market parse MB/s (1 and all threads)"},
+    {"spg-load", "spindle_bench_spg_load",
+     ".spg load time against .mtx, with its parts (--spg FILE [--mtx FILE])"},
 };
 
 std::string self_dir() {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// spindle convert IN OUT: Matrix Market <-> edge lists, formats chosen by extension.
+// spindle convert IN OUT: Matrix Market <-> edge lists <-> .spg, formats chosen by extension.
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -78,12 +78,16 @@ Graph<I, V> relabel(const Graph<I, V>& g, const std::vector<std::int64_t>& new_i
 
 int cmd_convert(const std::vector<std::string>& args) {
   ArgParser p("convert", "IN OUT [options]",
-              "Converts a graph between Matrix Market and edge-list files; each format follows "
-              "the file's extension. Values are kept when the input has them.");
-  p.operand("IN", ".mtx (Matrix Market) or an edge list; '-' reads standard input", true);
+              "Converts a graph between Matrix Market, edge-list and .spg (binary CSR) files; "
+              "each format follows the file's extension. Values are kept when the input has "
+              "them.");
+  p.operand("IN",
+            ".mtx (Matrix Market), .spg (binary CSR, told by its magic bytes) or an edge list; "
+            "'-' reads standard input",
+            true);
   p.operand("OUT",
-            ".mtx or .mm (Matrix Market), .txt/.el (space-separated), .tsv, .csv; '-' writes "
-            "standard output (with --format)",
+            ".mtx or .mm (Matrix Market), .spg (binary CSR, loads at copy speed), .txt/.el "
+            "(space-separated), .tsv, .csv; '-' writes standard output (with --format)",
             true);
   add_input_flags(p, "");
   p.group("Output");
@@ -102,10 +106,12 @@ int cmd_convert(const std::vector<std::string>& args) {
             "  holds the label of vertex k), which the matrix names with a checksum:\n"
             "  every command reading OUT shows the original labels again. Writing OUT\n"
             "  without labels removes an old OUT.labels. Edge lists cannot hold isolated\n"
-            "  vertices or rectangular matrices.\n");
+            "  vertices or rectangular matrices. A .spg file keeps the labels inside\n"
+            "  itself and the vertex order as read.\n");
   p.section("Examples",
             "  spindle convert web-Google.txt web-Google.mtx\n"
             "  spindle convert bcsstk13.mtx bcsstk13.tsv --pattern\n"
+            "  spindle convert rmat22.mtx rmat22.spg\n"
             "  zcat edges.csv.gz | spindle convert - graph.mtx\n"
             "  spindle convert graph.mtx - --format tsv | head\n");
   if (!p.parse(args)) return 0;
@@ -154,7 +160,16 @@ int cmd_convert(const std::vector<std::string>& args) {
   GraphWriteOptions wo;
   wo.symmetric = p.has("symmetric");
   wo.comments = {std::string("converted by spindle ") + version() + " from " + in.name};
-  if (out_format == GraphFileFormat::EdgeList) wo.labels = in.labels;
+  if (out_format == GraphFileFormat::EdgeList || out_format == GraphFileFormat::Spg) {
+    wo.labels = in.labels;
+  }
+  if (out_format == GraphFileFormat::Spg) {
+    // The header's flag: the graph equals its transpose as read.
+    wo.symmetric = (in.format == GraphFileFormat::MatrixMarket &&
+                    in.header.symmetry == MmSymmetry::Symmetric) ||
+                   (in.format == GraphFileFormat::Spg && in.spg_header.symmetric) ||
+                   p.has("undirected");
+  }
   if (out_format == GraphFileFormat::MatrixMarket && !in.labels.empty()) {
     const std::vector<std::int64_t> new_id = label_order(in);
     bool identity_ids = true;  // labels already say "1".."n" in this order

@@ -36,6 +36,17 @@ std::string format_description(const Input& in) {
     if (!in.labels_path.empty()) s += ", vertex labels from " + in.labels_path;
     return s;
   }
+  if (in.format == GraphFileFormat::Spg) {
+    const SpgHeader& h = in.spg_header;
+    std::string s = std::string(".spg version ") + std::to_string(h.version) + " (" +
+                    (h.index == IndexKind::Int32 ? "int32" : "int64") + " indices, " +
+                    to_string(h.values) + " values" + (h.symmetric ? ", symmetric" : "") + ")";
+    if (!in.labels.empty()) {
+      s += ", " + std::to_string(in.labels.size()) + " labels (" +
+           (in.labels_are_integers ? "integers" : "text") + ")";
+    }
+    return s;
+  }
   std::string s = in.file_has_values ? "edge list with weights" : "edge list";
   s += ", " + std::to_string(in.labels.size()) + " labels (" +
        (in.labels_are_integers ? "integers" : "text") + ", numbered by first appearance)";
@@ -86,6 +97,7 @@ void print_json(const Input& in, bool undirected, const std::vector<ExplainDevic
   w.field("graph", in.name);
   w.field("format", in.builtin                                   ? "generated"
                     : in.format == GraphFileFormat::MatrixMarket ? "matrix_market"
+                    : in.format == GraphFileFormat::Spg          ? "spg"
                                                                  : "edge_list");
   if (!in.builtin && in.format == GraphFileFormat::MatrixMarket) {
     w.field("mm_format", to_string(in.header.format));

@@ -11,31 +11,34 @@
 #include "spindle/loaders/atomic_file.hpp"
 #include "spindle/loaders/edge_list.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "spindle/loaders/spg.hpp"
 
 namespace spindle::cli {
 
 void add_graph_format_flag(ArgParser& p) {
   p.option("format", "F", "from the output's extension",
-           "mtx, txt, el, tsv or csv: the output's format (needed for '-', standard output)");
+           "mtx, spg, txt, el, tsv or csv: the output's format (needed for '-', standard "
+           "output)");
 }
 
 GraphFileFormat output_format(const ArgParser& p, const std::string& path, char* separator) {
   std::string ext;
   if (p.has("format")) {
-    ext = "." + p.choice("format", "mtx", {"mtx", "txt", "el", "tsv", "csv"});
+    ext = "." + p.choice("format", "mtx", {"mtx", "spg", "txt", "el", "tsv", "csv"});
   } else if (path == "-") {
-    p.fail("'-' writes to standard output: give its format with --format mtx|txt|el|tsv|csv");
+    p.fail("'-' writes to standard output: give its format with --format mtx|spg|txt|el|tsv|csv");
   } else {
     ext = extension_of(path);
   }
   *separator = ext == ".tsv" ? '\t' : ext == ".csv" ? ',' : ' ';
   if (ext == ".mtx" || ext == ".mm") return GraphFileFormat::MatrixMarket;
+  if (ext == ".spg") return GraphFileFormat::Spg;
   if (ext == ".txt" || ext == ".tsv" || ext == ".csv" || ext == ".el" || ext == ".edges") {
     return GraphFileFormat::EdgeList;
   }
   p.fail("cannot tell the format of '" + path +
-         "' from its extension: use .mtx or .mm (Matrix Market) or .txt/.tsv/.csv/.el (edge "
-         "list), or --format");
+         "' from its extension: use .mtx or .mm (Matrix Market), .spg (binary CSR) or "
+         ".txt/.tsv/.csv/.el (edge list), or --format");
 }
 
 std::string labels_file_of(const std::string& path) {
@@ -69,6 +72,13 @@ void write_graph_file(const std::string& path, const AnyGraph& any, GraphFileFor
                       char separator, const GraphWriteOptions& o) {
   StatusLine status("writing " + (path == "-" ? std::string("standard output") : path));
   visit_graph(any, [&](const auto& g) {
+    if (format == GraphFileFormat::Spg) {
+      // One file: the labels travel inside it.
+      SpgWriteOptions so;
+      so.symmetric = o.symmetric;
+      write_spg(path, g, o.labels, so);
+      return;
+    }
     if (format == GraphFileFormat::MatrixMarket) {
       MatrixMarketWriteOptions mo;
       mo.symmetry = o.symmetric ? MmSymmetry::Symmetric : MmSymmetry::General;

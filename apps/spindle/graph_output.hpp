@@ -15,10 +15,11 @@ namespace spindle::cli {
 
 /// What to write.
 struct GraphWriteOptions {
-  /// Matrix Market: store only the lower triangle as `symmetric` (the graph must be symmetric).
+  /// Matrix Market: store only the lower triangle as `symmetric` (the graph must be symmetric);
+  /// .spg: set the header's symmetric flag.
   bool symmetric = false;
   /// Labels of the vertices: edge lists write them instead of 1..n; Matrix Market keeps them in
-  /// OUT.labels beside the matrix (labels_file.hpp). Empty: 1..n.
+  /// OUT.labels beside the matrix (labels_file.hpp); a .spg file inside itself. Empty: 1..n.
   std::vector<std::string> labels;
   /// Provenance lines written as comments (`%` in .mtx, `#` in edge lists).
   std::vector<std::string> comments;
@@ -27,8 +28,9 @@ struct GraphWriteOptions {
 /// Declares --format (of the graph output) in the current group.
 void add_graph_format_flag(ArgParser& p);
 
-/// The format of the graph output `path`: --format (mtx, txt, el, tsv, csv), else the
-/// extension: .mtx/.mm are Matrix Market; .txt, .tsv, .csv, .el and .edges are edge lists
+/// The format of the graph output `path`: --format (mtx, spg, txt, el, tsv, csv), else the
+/// extension: .mtx/.mm are Matrix Market; .spg the binary CSR file; .txt, .tsv, .csv, .el and
+/// .edges are edge lists
 /// (separated by tab for .tsv, comma for .csv, else space). `-` (standard output) needs
 /// --format. Anything else is a usage error naming the accepted extensions. `separator` gets the
 /// edge-list separator.

@@ -15,6 +15,7 @@
 #include "spindle/loaders/generate.hpp"
 #include "spindle/loaders/load_graph.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "spindle/loaders/spg.hpp"
 
 namespace spindle::cli {
 
@@ -152,6 +153,36 @@ void make_builtin(Input& in, const InputOptions& o) {
   }
 }
 
+// A .spg file holds a built graph: read as it is (converted to the CLI's types when they
+// differ), then made undirected when asked (the reverse of every edge, duplicates merged by the
+// policy).
+template <class I, class V>
+AnyGraph read_spg_as(Input& in, const std::string& path, const InputOptions& o) {
+  SpgReadOptions so;
+  so.trust_dimensions = o.trust_dimensions;
+  so.allow_nonfinite = o.allow_nonfinite;
+  SpgResult<I, V> r = read_spg<I, V>(path, so);
+  in.labels = std::move(r.labels);
+  if (!o.undirected) return std::move(r.graph);
+  const Graph<I, V>& g = r.graph;
+  Coo<I> coo;
+  coo.rows = g.rows();
+  coo.cols = g.cols();
+  coo.row.reserve(static_cast<std::size_t>(g.nnz()));
+  coo.col = g.col_idx();
+  for (I i = 0; i < g.rows(); ++i)
+    coo.row.insert(coo.row.end(), static_cast<std::size_t>(g.row_length(i)), i);
+  if constexpr (!Graph<I, V>::is_pattern) coo.val.assign(g.values().begin(), g.values().end());
+  BuildOptions bo;
+  bo.symmetrize = true;
+  bo.duplicates = o.duplicates;
+  BuildReport report;
+  bo.report = &report;
+  Graph<I, V> sym = build_graph<I, V>(std::move(coo), bo);
+  warn_duplicates(in, report, o, !Graph<I, V>::is_pattern);
+  return sym;
+}
+
 }  // namespace
 
 std::string builtin_graph_description() {
@@ -182,7 +213,23 @@ Input load_input(const std::optional<std::string>& path, const InputOptions& o) 
   const InputStreamCapture capture(in.path);
   in.format = guess_graph_format(in.path);
   const std::string& file = in.path;
-  if (in.format == GraphFileFormat::MatrixMarket) {
+  if (in.format == GraphFileFormat::Spg) {
+    in.spg_header = read_spg_header(file);
+    const SpgHeader& h = in.spg_header;
+    in.file_has_values = h.values != ValueKind::Pattern;
+    const bool big =
+        o.force_int64 || h.index == IndexKind::Int64 || (o.undirected && h.nnz > kInt32Limit / 2);
+    const bool values =
+        o.values == ValueMode::Weighted || (o.values == ValueMode::AsFile && in.file_has_values);
+    if (big) {
+      in.graph = values ? read_spg_as<std::int64_t, double>(in, file, o)
+                        : read_spg_as<std::int64_t, Pattern>(in, file, o);
+    } else {
+      in.graph = values ? read_spg_as<std::int32_t, double>(in, file, o)
+                        : read_spg_as<std::int32_t, Pattern>(in, file, o);
+    }
+    in.labels_are_integers = h.labels_are_integers || in.labels.empty();
+  } else if (in.format == GraphFileFormat::MatrixMarket) {
     in.header = read_matrix_market_header(file, o.headerless);
     if (in.header.format == MmFormat::Array) {
       throw Error(*path + ": a dense " + std::to_string(in.header.rows) + " x " +

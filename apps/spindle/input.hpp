@@ -45,7 +45,7 @@ struct InputOptions {
   EdgeListHeader header = EdgeListHeader::Auto;
   /// A file without edges is an empty graph instead of an error (--allow-empty).
   bool allow_empty = false;
-  /// Matrix Market: take the size line's dimensions however large (--trust-dimensions).
+  /// Matrix Market and .spg: take the declared dimensions however large (--trust-dimensions).
   bool trust_dimensions = false;
   /// What the same edge given more than once becomes (--duplicates).
   DuplicatePolicy duplicates = DuplicatePolicy::Default;
@@ -61,15 +61,18 @@ struct Input {
   /// The path read (empty for the built-in default graph).
   std::string path;
   GraphFileFormat format = GraphFileFormat::MatrixMarket;
-  /// Matrix Market header (default for edge lists and the built-in graph).
+  /// Matrix Market header (default for edge lists, .spg files and the built-in graph).
   MatrixMarketHeader header;
+  /// The header of a .spg file (default otherwise).
+  SpgHeader spg_header;
   /// Edge lists: labels[v] is the token that named internal vertex v (also a Matrix Market
   /// file's labels file, labels_file.hpp). Empty: ids are v + 1.
   std::vector<std::string> labels;
   bool labels_are_integers = true;
   /// The labels file the labels came from (Matrix Market), or "".
   std::string labels_path;
-  /// The file stores edge values (mtx real/integer, edge list with a weight column).
+  /// The file stores edge values (mtx real/integer, edge list with a weight column, .spg float
+  /// or double).
   bool file_has_values = false;
   bool builtin = false;
 

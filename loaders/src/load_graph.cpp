@@ -24,7 +24,14 @@
 namespace spindle {
 
 const char* to_string(GraphFileFormat f) {
-  return f == GraphFileFormat::MatrixMarket ? "matrix-market" : "edge-list";
+  switch (f) {
+    case GraphFileFormat::MatrixMarket:
+      return "matrix-market";
+    case GraphFileFormat::Spg:
+      return "spg";
+    default:
+      return "edge-list";
+  }
 }
 
 namespace {
@@ -36,10 +43,12 @@ bool ends_with_ci(const std::string& s, const char* suffix) {
 }  // namespace
 
 namespace {
-// The start of a graph stream of either format: a banner starts a Matrix Market file, anything
-// else is an edge list (or a headerless .mtx file, whose size line has three fields).
+// The start of a graph stream of any format: the .spg magic starts a .spg file (held to the
+// size its header declares), a banner a Matrix Market file, anything else is an edge list (or a
+// headerless .mtx file, whose size line has three fields).
 std::uint64_t check_graph_prefix(const char* data, std::size_t size, bool eof,
                                  const std::string& path) {
+  if (is_spg_magic(data, size)) return detail::check_spg_prefix(data, size, path);
   std::string_view head(data, std::min<std::size_t>(size, 20));
   if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
   if (head.size() >= 14 && detail::iequals(head.substr(0, 14), "%%MatrixMarket")) {
@@ -79,7 +88,7 @@ InputStreamCapture::InputStreamCapture(const std::string& path) : path_(path) {
   if (fd < 0) return;  // the reader reports it
   std::vector<char> bytes;
   try {
-    bytes = detail::read_stream(fd, path, detail::Content::Text,
+    bytes = detail::read_stream(fd, path, detail::Content::TextOrSpg,
                                 [&](const char* d, std::size_t n, bool eof) {
                                   return check_graph_prefix(d, n, eof, path);
                                 });
@@ -99,15 +108,13 @@ InputStreamCapture::~InputStreamCapture() {
 }
 
 GraphFileFormat guess_graph_format(const std::string& path) {
-  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm") || ends_with_ci(path, ".mtx.gz") ||
-      ends_with_ci(path, ".mm.gz")) {
-    return GraphFileFormat::MatrixMarket;
-  }
   char buf[17] = {};
   std::size_t got = 0;
   if (auto held = detail::captured_stream(path)) {
     got = std::min<std::size_t>(held->size(), sizeof(buf));
     std::copy(held->begin(), held->begin() + static_cast<std::ptrdiff_t>(got), buf);
+  } else if (struct stat st{}; ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    // A stream nobody captured: opening it would block or eat its first bytes; the name decides.
   } else if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
     got = std::fread(buf, 1, 17, f);
     std::fclose(f);
@@ -123,6 +130,14 @@ GraphFileFormat guess_graph_format(const std::string& path) {
       }
     }
 #endif
+  }
+  // The binary format is told by its magic first: a .spg file keeps its format whatever its name.
+  if (is_spg_magic(buf, got) || ends_with_ci(path, ".spg")) {
+    return GraphFileFormat::Spg;
+  }
+  if (ends_with_ci(path, ".mtx") || ends_with_ci(path, ".mm") || ends_with_ci(path, ".mtx.gz") ||
+      ends_with_ci(path, ".mm.gz")) {
+    return GraphFileFormat::MatrixMarket;
   }
   std::string_view head(buf, got);
   if (head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
@@ -149,7 +164,17 @@ LoadedGraph<I, V> load_graph(const std::string& path, const LoadGraphOptions& op
   const InputStreamCapture capture(path);
   LoadedGraph<I, V> out;
   out.format = guess_graph_format(path);
-  if (out.format == GraphFileFormat::MatrixMarket) {
+  if (out.format == GraphFileFormat::Spg) {
+    SpgResult<I, V> r = read_spg<I, V>(path, options.spg);
+    out.graph = std::move(r.graph);
+    out.labels = std::move(r.labels);
+    out.labels_are_integers = r.header.labels_are_integers || out.labels.empty();
+    out.header.rows = r.header.rows;
+    out.header.cols = r.header.cols;
+    out.header.entries = r.header.nnz;
+    out.header.field = r.header.values == ValueKind::Pattern ? MmField::Pattern : MmField::Real;
+    out.header.symmetry = r.header.symmetric ? MmSymmetry::Symmetric : MmSymmetry::General;
+  } else if (out.format == GraphFileFormat::MatrixMarket) {
     out.header = read_matrix_market_header(path, options.matrix_market.headerless);
     out.graph = read_matrix_market<I, V>(path, options.matrix_market);
   } else {
@@ -166,6 +191,8 @@ void save_graph(const std::string& path, const Graph<I, V>& graph, GraphFileForm
                 const std::vector<std::string>& labels) {
   if (format == GraphFileFormat::MatrixMarket) {
     write_matrix_market(path, graph);
+  } else if (format == GraphFileFormat::Spg) {
+    write_spg(path, graph, labels);
   } else {
     write_edge_list(path, graph, labels);
   }

@@ -22,6 +22,7 @@
 #endif
 
 #include "spindle/error.hpp"
+#include "spindle/loaders/spg.hpp"
 
 namespace spindle {
 namespace detail {
@@ -117,7 +118,15 @@ class LimitedSink {
                   "the memory available; SPINDLE_STREAM_LIMIT sets it in bytes); save it "
                   "uncompressed to a file to read it");
     }
-    if (content_ == Content::Text) check_text(p, n);
+    if (content_ == Content::TextOrSpg && bytes_.size() + n >= 8) {
+      // Decided on the first 8 bytes, before they are checked as text.
+      char head[8];
+      const std::size_t held = std::min<std::size_t>(bytes_.size(), 8);
+      std::copy(bytes_.begin(), bytes_.begin() + static_cast<std::ptrdiff_t>(held), head);
+      std::copy(p, p + (8 - held), head + held);
+      content_ = is_spg_magic(head, 8) ? Content::Binary : Content::Text;
+    }
+    if (content_ != Content::Binary) check_text(p, n);
     bytes_.insert(bytes_.end(), p, p + n);
     if (!probed_ && bytes_.size() >= kStreamProbeBytes) probe(false);
   }

@@ -25,8 +25,10 @@ namespace spindle {
 namespace detail {
 
 /// What a reader expects: text is refused at the first NUL byte and at a line longer than
-/// kMaxStreamLineBytes when it comes from a stream or a decompressor.
-enum class Content : std::uint8_t { Text, Binary };
+/// kMaxStreamLineBytes when it comes from a stream or a decompressor. TextOrSpg (a graph of any
+/// format: InputStreamCapture) is text unless its first 8 bytes are the `.spg` magic, which holds
+/// no NUL byte nor a long line, so the text checks it passed before the decision cost nothing.
+enum class Content : std::uint8_t { Text, Binary, TextOrSpg };
 
 /// Longest line accepted from a stream (a Matrix Market or edge-list line is tens of bytes).
 constexpr std::size_t kMaxStreamLineBytes = std::size_t{1} << 20;

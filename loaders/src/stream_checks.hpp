@@ -25,5 +25,9 @@ void check_edge_list_prefix(const char* data, std::size_t size, bool eof, const 
 std::uint64_t check_npy_prefix(const char* data, std::size_t size, bool eof,
                                const std::string& path);
 
+/// A `.spg` stream: the magic and the header must be valid. Returns the total bytes the header
+/// declares. @throws ParseError naming the path.
+std::uint64_t check_spg_prefix(const char* data, std::size_t size, const std::string& path);
+
 }  // namespace detail
 }  // namespace spindle

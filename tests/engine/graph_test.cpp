@@ -33,6 +33,33 @@ TEST(Graph, ConstructorRejectsColumnOutOfRange) {
   EXPECT_THROW((Graph<std::int32_t, float>(2, 3, {0, 1, 2}, {0, 3}, {1.f, 2.f})), IndexOutOfBounds);
 }
 
+TEST(Graph, ConstructorChecksOffsetsBeforeWalkingAnyRow) {
+  // Row 0 claims 100 entries of 2: a walk row by row would read past the columns; the offsets
+  // decrease at row 1, which is what the error names.
+  try {
+    (void)Graph<std::int32_t, Pattern>(2, 3, {0, 100, 2}, {0, 1});
+    ADD_FAILURE() << "accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Graph, ConstructorAllowsDescentsOnlyAtRowStarts) {
+  // Columns fall from row to row (also across an empty row): valid.
+  const Graph<std::int32_t, Pattern> g(4, 3, {0, 2, 2, 4, 5}, {1, 2, 0, 1, 0});
+  EXPECT_EQ(g.nnz(), 5);
+  // A repeated or falling column inside a row: refused, naming the row.
+  for (const auto& cols : {std::vector<std::int32_t>{1, 2, 0, 0, 0}, {1, 2, 1, 0, 0}}) {
+    try {
+      (void)Graph<std::int32_t, Pattern>(4, 3, {0, 2, 2, 4, 5}, cols);
+      ADD_FAILURE() << "accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("row 2"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((Graph<std::int64_t, Pattern>(2, 3, {0, 1, 2}, {0, -1})), IndexOutOfBounds);
+}
+
 TEST(Graph, ConstructorRejectsValueCountMismatch) {
   EXPECT_THROW((Graph<std::int32_t, double>(1, 3, {0, 2}, {0, 1}, {1.0})), InvalidArgument);
   EXPECT_THROW((Graph<std::int32_t, Pattern>(1, 3, {0, 2}, {0, 1}, {1})), InvalidArgument);

@@ -14,6 +14,7 @@
 #include "spindle/error.hpp"
 #include "spindle/loaders/load_graph.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "spindle/loaders/spg.hpp"
 
 namespace spindle_test {
 namespace {
@@ -55,6 +56,36 @@ TEST(StreamInput, MatrixMarketFromAFifoIsReadOnceAndWhole) {
   EXPECT_EQ(g.graph.col_idx()[0], 1);
   EXPECT_DOUBLE_EQ(g.graph.values()[0], 0.5);
   EXPECT_DOUBLE_EQ(g.graph.values()[2], 2.5);
+}
+
+TEST(StreamInput, SpgFromAFifoAndFromGzipWithItsLabels) {
+  TempDir dir;
+  const spindle::Graph<std::int32_t, double> g(3, 3, {0, 1, 2, 3}, {1, 2, 0}, {0.5, 1.5, 2.5});
+  const std::vector<std::string> labels = {"x", "y", "z"};
+  spindle::write_spg(dir.file("g.spg"), g, labels);
+  const std::string bytes = read_text(dir.file("g.spg"));
+  {
+    const std::string fifo = dir.file("g.fifo");  // binary through a pipe: found by its magic
+    FifoWriter w(fifo, bytes);
+    const auto l = spindle::load_graph<std::int32_t, double>(fifo);
+    EXPECT_EQ(l.format, spindle::GraphFileFormat::Spg);
+    EXPECT_EQ(l.graph.col_idx(), g.col_idx());
+    EXPECT_EQ(l.graph.values(), g.values());
+    EXPECT_EQ(l.labels, labels);
+  }
+  {
+    // A stream longer than its header declares is refused.
+    const std::string fifo = dir.file("long.fifo");
+    FifoWriter w(fifo, bytes + std::string(64, '\0'));
+    EXPECT_THROW((spindle::load_graph<std::int32_t, double>(fifo)), spindle::ParseError);
+  }
+#if SPINDLE_TEST_HAS_ZLIB
+  ASSERT_EQ(std::system(("gzip -k '" + dir.file("g.spg") + "'").c_str()), 0);
+  const auto z = spindle::load_graph<std::int32_t, double>(dir.file("g.spg.gz"));
+  EXPECT_EQ(z.format, spindle::GraphFileFormat::Spg);
+  EXPECT_EQ(z.graph.values(), g.values());
+  EXPECT_EQ(z.labels, labels);
+#endif
 }
 
 TEST(StreamInput, EdgeListFromAFifo) {

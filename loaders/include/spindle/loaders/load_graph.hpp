@@ -10,18 +10,25 @@
 
 #include "spindle/loaders/edge_list.hpp"
 #include "spindle/loaders/matrix_market.hpp"
+#include "spindle/loaders/spg.hpp"
 
 namespace spindle {
 
 /// Graph file formats Spindle reads and writes.
-enum class GraphFileFormat : std::uint8_t { MatrixMarket, EdgeList };
+enum class GraphFileFormat : std::uint8_t {
+  MatrixMarket,
+  EdgeList,
+  Spg,  ///< Spindle's binary CSR file (spg.hpp)
+};
 
 const char* to_string(GraphFileFormat f);
 
-/// Guesses the format of a file: names ending in `.mtx` or `.mm` are Matrix Market; any other
-/// name is Matrix Market when its first bytes are `%%MatrixMarket`
-/// (case-insensitive), else an edge list. A file that cannot be opened is guessed from its
-/// name alone (so output paths can be classified too).
+/// Guesses the format of a file: a file whose first bytes are the `.spg` magic is a `.spg` file
+/// whatever its name; names ending in `.spg` are `.spg` files, `.mtx` or `.mm` Matrix Market;
+/// any other name is Matrix Market when its first bytes are `%%MatrixMarket`
+/// (case-insensitive), else an edge list. A file that cannot be opened, and a stream that no
+/// InputStreamCapture holds, are guessed from their name alone (so output paths can be
+/// classified too).
 GraphFileFormat guess_graph_format(const std::string& path);
 
 /// Makes a graph path that is not a regular file (a pipe, `/dev/stdin`, a process substitution
@@ -55,6 +62,7 @@ class InputStreamCapture {
 struct LoadGraphOptions {
   MatrixMarketOptions matrix_market{};
   EdgeListOptions edge_list{};
+  SpgReadOptions spg{};
 };
 
 /// A graph with where it came from.
@@ -62,19 +70,23 @@ template <class I, class V>
 struct LoadedGraph {
   Graph<I, V> graph;
   GraphFileFormat format = GraphFileFormat::MatrixMarket;
-  /// Matrix Market header (default-constructed for edge lists).
+  /// Matrix Market header (default-constructed for edge lists; for .spg files rows, cols,
+  /// entries, field (pattern or real) and symmetry (from its symmetric flag) only).
   MatrixMarketHeader header{};
-  /// Original vertex labels (edge lists); empty for Matrix Market (ids are 1-based indices).
+  /// Original vertex labels (edge lists, .spg files that keep them); empty for Matrix Market
+  /// (ids are 1-based indices).
   std::vector<std::string> labels;
   bool labels_are_integers = true;
 };
 
-/// Reads a graph from a Matrix Market file or an edge list (see guess_graph_format()).
-/// @throws whatever read_matrix_market() / read_edge_list() throw.
+/// Reads a graph from a Matrix Market file, an edge list or a `.spg` file (see
+/// guess_graph_format()). @throws whatever read_matrix_market() / read_edge_list() / read_spg()
+/// throw.
 template <class I, class V>
 LoadedGraph<I, V> load_graph(const std::string& path, const LoadGraphOptions& options = {});
 
-/// Writes a graph in the given format (labels are used by edge lists only; may be empty).
+/// Writes a graph in the given format (labels are used by edge lists and .spg files; may be
+/// empty).
 /// Atomic like the underlying writers.
 template <class I, class V>
 void save_graph(const std::string& path, const Graph<I, V>& graph, GraphFileFormat format,

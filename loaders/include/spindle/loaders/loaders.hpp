@@ -10,3 +10,4 @@
 #include "spindle/loaders/load_graph.hpp"
 #include "spindle/loaders/matrix_market.hpp"
 #include "spindle/loaders/npy.hpp"
+#include "spindle/loaders/spg.hpp"
