@@ -154,33 +154,20 @@ void make_builtin(Input& in, const InputOptions& o) {
 }
 
 // A .spg file holds a built graph: read as it is (converted to the CLI's types when they
-// differ), then made undirected when asked (the reverse of every edge, duplicates merged by the
-// policy).
+// differ), made undirected by the reader when asked.
 template <class I, class V>
 AnyGraph read_spg_as(Input& in, const std::string& path, const InputOptions& o) {
   SpgReadOptions so;
   so.trust_dimensions = o.trust_dimensions;
   so.allow_nonfinite = o.allow_nonfinite;
+  BuildReport report;
+  so.build.symmetrize = o.undirected;
+  so.build.duplicates = o.duplicates;
+  so.build.report = &report;
   SpgResult<I, V> r = read_spg<I, V>(path, so);
   in.labels = std::move(r.labels);
-  if (!o.undirected) return std::move(r.graph);
-  const Graph<I, V>& g = r.graph;
-  Coo<I> coo;
-  coo.rows = g.rows();
-  coo.cols = g.cols();
-  coo.row.reserve(static_cast<std::size_t>(g.nnz()));
-  coo.col = g.col_idx();
-  for (I i = 0; i < g.rows(); ++i)
-    coo.row.insert(coo.row.end(), static_cast<std::size_t>(g.row_length(i)), i);
-  if constexpr (!Graph<I, V>::is_pattern) coo.val.assign(g.values().begin(), g.values().end());
-  BuildOptions bo;
-  bo.symmetrize = true;
-  bo.duplicates = o.duplicates;
-  BuildReport report;
-  bo.report = &report;
-  Graph<I, V> sym = build_graph<I, V>(std::move(coo), bo);
-  warn_duplicates(in, report, o, !Graph<I, V>::is_pattern);
-  return sym;
+  if (o.undirected) warn_duplicates(in, report, o, !Graph<I, V>::is_pattern);
+  return std::move(r.graph);
 }
 
 }  // namespace

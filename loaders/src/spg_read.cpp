@@ -442,6 +442,22 @@ std::uint64_t spg_checksum(const char* data, std::size_t size, int threads) {
   return copy_and_hash<Pattern>(data, L, none, true, false, detail::resolve_threads(threads), &bad);
 }
 
+// The stored graph with the reverse of every edge added, rebuilt through build_graph so that
+// the duplicate policy and its report apply as for a text file read undirected.
+template <class I, class V>
+Graph<I, V> symmetrized(const Graph<I, V>& g, const BuildOptions& options) {
+  Coo<I> coo;
+  coo.rows = g.rows();
+  coo.cols = g.cols();
+  coo.row.reserve(static_cast<std::size_t>(g.nnz()));
+  coo.col = g.col_idx();
+  for (I i = 0; i < g.rows(); ++i) {
+    coo.row.insert(coo.row.end(), static_cast<std::size_t>(g.row_length(i)), i);
+  }
+  if constexpr (!is_pattern_v<V>) coo.val.assign(g.values().begin(), g.values().end());
+  return build_graph<I, V>(std::move(coo), options);
+}
+
 template <class I, class V>
 SpgResult<I, V> read_spg(const std::string& path, const SpgReadOptions& o, SpgReadTimes* times) {
   SpgReadTimes t;
@@ -475,6 +491,7 @@ SpgResult<I, V> read_spg(const std::string& path, const SpgReadOptions& o, SpgRe
     }
     return read_with_index<I, V, std::int64_t>(f, L, path, o, t, clock);
   });
+  if (o.build.symmetrize) r.graph = symmetrized(r.graph, o.build);
   if (times) *times = t;
   return r;
 }

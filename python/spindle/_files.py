@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Graph files (Matrix Market, edge lists) and the deterministic generators."""
+"""Graph files (Matrix Market, edge lists, .spg) and the deterministic generators."""
 
 import errno
 import os
@@ -19,29 +19,36 @@ def _guess_format(path, format):
             return "matrix_market"
         if format in ("edge_list", "edgelist", "txt", "el", "csv", "tsv"):
             return "edge_list"
-        raise InvalidArgument(f"unknown format {format!r} (matrix_market or edge_list)")
+        if format == "spg":
+            return "spg"
+        raise InvalidArgument(f"unknown format {format!r} (matrix_market, edge_list or spg)")
     lower = str(path).lower()
+    if lower.endswith(".spg"):
+        return "spg"
     return "matrix_market" if lower.endswith((".mtx", ".mm")) else "edge_list"
 
 
 def read(path, *, index_dtype=None, value_dtype=None, undirected=False, allow_nonfinite=False,
          headerless=False, ignore_extra_columns=False):
-    """Reads a graph from a Matrix Market file or an edge list.
+    """Reads a graph from a Matrix Market file, an edge list or a .spg file.
 
-    The format is guessed as the CLI does: names ending in .mtx / .mm, or files starting with
-    ``%%MatrixMarket``, are Matrix Market; anything else is an edge list (``src dst [weight]``
-    per line; space, tab or comma separated; ``#`` / ``%`` comments).
+    The format is guessed as the CLI does: a file starting with the .spg magic is Spindle's
+    binary CSR (``spindle convert g.mtx g.spg`` writes one; checksummed, loads at copy speed);
+    names ending in .mtx / .mm, or files starting with ``%%MatrixMarket``, are Matrix Market;
+    anything else is an edge list (``src dst [weight]`` per line; space, tab or comma separated;
+    ``#`` / ``%`` comments).
 
     Vertex ids are the file's own: 1-based indices for Matrix Market, the labels of an edge list
-    (ints when every label is an integer, else strings), as the CLI prints them.
+    (ints when every label is an integer, else strings), the labels a .spg file keeps (else
+    1-based indices), as the CLI prints them.
 
     Parameters
     ----------
     path : str or os.PathLike
     index_dtype : 'int32' or 'int64', optional
-        Default: int32 unless the file's size needs int64.
+        Default: int32 unless the file's size needs int64 (a .spg file: its stored type).
     value_dtype : 'float32', 'float64' or 'pattern', optional
-        Default: float64 when the file has values, else pattern.
+        Default: float64 when the file has values, else pattern (a .spg file: its stored type).
     undirected : bool
         Add the reverse of every edge (symmetric Matrix Market files always have both).
     allow_nonfinite : bool
@@ -74,20 +81,20 @@ def read(path, *, index_dtype=None, value_dtype=None, undirected=False, allow_no
         labels = r.labels
         if r.labels_are_integers:
             labels = [int(x) for x in labels]
-    id_base = 1 if r.format == "matrix_market" else 0
+    id_base = 1 if r.format in ("matrix_market", "spg") else 0
     return Graph._wrap(r.graph, labels, id_base, True)
 
 
 def write(path, graph, *, format=None):
     """Writes a graph to a Matrix Market file (.mtx / .mm, 1-based, values in round-trip
-    precision) or an edge list (any other name: ``src dst [weight]`` per line with the graph's
-    vertex ids). The file appears complete or not at all (written to a temporary, then
-    renamed)."""
+    precision), a .spg file (Spindle's binary CSR, with the vertex ids of a square graph) or an
+    edge list (any other name: ``src dst [weight]`` per line with the graph's vertex ids). The
+    file appears complete or not at all (written to a temporary, then renamed)."""
     path = os.fspath(path)
     graph = Graph._from_any(graph)
     fmt = _guess_format(path, format)
     labels = []
-    if fmt == "edge_list":
+    if fmt == "edge_list" or (fmt == "spg" and graph.shape[0] == graph.shape[1]):
         ids = graph.vertex_ids
         labels = [str(x) for x in (ids.tolist() if isinstance(ids, np.ndarray) else ids)]
     try:

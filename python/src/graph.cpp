@@ -160,11 +160,39 @@ void read_edge_list_as(ReadResult& out, const std::string& path, const ReadOptio
   });
 }
 
+template <class I>
+void read_spg_as(ReadResult& out, const std::string& path, const ReadOptions& o,
+                 const std::string& value_dtype) {
+  SpgReadOptions so;
+  so.allow_nonfinite = o.allow_nonfinite;
+  so.build.symmetrize = o.undirected;
+  visit_value(value_dtype, [&](auto v) {
+    using V = decltype(v);
+    SpgResult<I, V> r = read_spg<I, V>(path, so);
+    out.labels = std::move(r.labels);
+    out.labels_are_integers = r.header.labels_are_integers || out.labels.empty();
+    out.graph = PyGraph{std::move(r.graph)};
+  });
+}
+
 ReadResult read_graph(const std::string& path, const ReadOptions& o) {
   ReadResult out;
   // A pipe or process substitution is read once and held: sniffing, header and body each open it.
   const InputStreamCapture capture(path);
-  if (guess_graph_format(path) == GraphFileFormat::MatrixMarket) {
+  const GraphFileFormat format = guess_graph_format(path);
+  if (format == GraphFileFormat::Spg) {
+    // Spindle's binary CSR: index and value types as stored unless asked otherwise.
+    out.format = "spg";
+    const SpgHeader h = read_spg_header(path);
+    out.file_has_values = h.values != ValueKind::Pattern;
+    const bool big = h.index == IndexKind::Int64 || (o.undirected && h.nnz > kInt32Max / 2);
+    const std::string index = o.index_dtype.value_or(big ? "int64" : "int32");
+    const std::string stored = h.values == ValueKind::Float    ? "float32"
+                               : h.values == ValueKind::Double ? "float64"
+                                                               : "pattern";
+    const std::string value = o.value_dtype.value_or(stored);
+    visit_index(index, [&](auto i) { read_spg_as<decltype(i)>(out, path, o, value); });
+  } else if (format == GraphFileFormat::MatrixMarket) {
     out.format = "matrix_market";
     const MatrixMarketHeader h = read_matrix_market_header(path, o.headerless);
     if (h.format == MmFormat::Array) {
@@ -387,14 +415,15 @@ void bind_graph(nb::module_& m) {
       },
       nb::arg("path"), nb::arg("index_dtype").none(), nb::arg("value_dtype").none(),
       nb::arg("undirected"), nb::arg("allow_nonfinite"), nb::arg("headerless"),
-      nb::arg("ignore_extra_columns"), "Reads a Matrix Market file or an edge list.");
+      nb::arg("ignore_extra_columns"), "Reads a Matrix Market file, an edge list or a .spg file.");
 
   m.def(
       "write",
       [](const std::string& path, const PyGraph& g, const std::string& format,
          const std::vector<std::string>& labels) {
-        const GraphFileFormat f =
-            format == "edge_list" ? GraphFileFormat::EdgeList : GraphFileFormat::MatrixMarket;
+        const GraphFileFormat f = format == "edge_list" ? GraphFileFormat::EdgeList
+                                  : format == "spg"     ? GraphFileFormat::Spg
+                                                        : GraphFileFormat::MatrixMarket;
         nb::gil_scoped_release release;
         std::visit([&](const auto& a) { save_graph(path, a, f, labels); }, g.g);
       },

@@ -214,6 +214,34 @@ def test_write_and_read_back(tmp_path, rng):
     assert same_matrix(back.to_scipy(), lab.to_scipy())
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_spg_files_keep_types_values_and_labels(tmp_path, rng, dtype):
+    A = random_csr(rng, 40, density=0.1, dtype=dtype)
+    g = spindle.Graph.from_scipy(A, index_dtype="int64")
+    spindle.write(tmp_path / "g.spg", g)
+    back = spindle.read(tmp_path / "g.spg")
+    assert back.value_dtype == np.dtype(dtype) and back.index_dtype == np.int64
+    assert same_matrix(back.to_scipy(), A)
+    assert back.id_of(0) == g.id_of(0)
+    # Found by its magic whatever its name, and the labels of an edge list travel inside it.
+    lab = spindle.Graph.from_edges(["x", "y", "z"], ["y", "z", "x"])
+    lab.write(tmp_path / "labelled.bin", format="spg")
+    got = spindle.read(tmp_path / "labelled.bin")
+    assert got.labels == ["x", "y", "z"] and got.is_pattern
+    assert same_matrix(got.to_scipy(), lab.to_scipy())
+    und = spindle.read(tmp_path / "labelled.bin", undirected=True)
+    assert same_matrix(und.to_scipy(), (lab.to_scipy() + lab.to_scipy().T).astype(bool))
+
+
+def test_a_damaged_spg_file_is_a_parse_error(tmp_path):
+    spindle.write(tmp_path / "g.spg", spindle.generate_rmat(6, 4, seed=1))
+    data = bytearray((tmp_path / "g.spg").read_bytes())
+    data[-1] ^= 0xFF
+    (tmp_path / "bad.spg").write_bytes(bytes(data))
+    with pytest.raises(spindle.ParseError, match="checksum"):
+        spindle.read(tmp_path / "bad.spg")
+
+
 def test_generators_are_deterministic_and_match_their_description():
     a = spindle.generate_rmat(10, 8, seed=3)
     b = spindle.generate_rmat(10, 8, seed=3)

@@ -64,6 +64,11 @@ struct SpgReadOptions {
   bool allow_nonfinite = false;
   /// OpenMP threads; 0 = omp_get_max_threads().
   int threads = 0;
+  /// Applied to the graph as stored when `build.symmetrize` is set (an undirected reading: the
+  /// reverse of every edge added, an edge stored both ways merged by `build.duplicates`, counted
+  /// in `build.report`), as the text readers' BuildOptions. Otherwise the stored graph is taken
+  /// as it is: a .spg file holds a built graph.
+  BuildOptions build{};
 };
 
 /// Seconds spent in each part of a read_spg() call (for measurements; all 0 when not asked).
