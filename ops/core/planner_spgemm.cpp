@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The sparse x sparse mxm's planner rules (CPU kernels only; see ops/core/spgemm.hpp for the
 // thresholds and why).
+#include <cstdio>
 #include <string>
 
 #include "ops/core/planner.hpp"
@@ -19,6 +20,12 @@ std::int64_t dense_accum_bytes(const SpgemmInfo& info) {
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }
+
+std::string ratio() {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", kDotCostRatio);
+  return buf;
+}
 
 }  // namespace
 
@@ -69,13 +76,12 @@ Plan plan_spgemm(const SpgemmInfo& info, const Descriptor& desc) {
     if (static_cast<double>(dot) < kDotCostRatio * static_cast<double>(info.flops)) {
       p.spgemm = SpgemmKernel::MaskedDot;
       why += "mask of " + num(info.mask_entries) + " entries: dot-product cost " + num(dot) +
-             (info.transpose_b_cached ? "" : " (with building B^T)") + " < " +
-             std::to_string(kDotCostRatio) + " x " + flops;
+             (info.transpose_b_cached ? "" : " (with building B^T)") + " < " + ratio() + " x " +
+             flops;
     } else if (dense_ok) {
       p.spgemm = SpgemmKernel::MaskedGustavson;
       why += "mask of " + num(info.mask_entries) + " entries: dot-product cost " + num(dot) +
-             " >= " + std::to_string(kDotCostRatio) + " x " + flops +
-             "; row-wise, products outside the mask skipped";
+             " >= " + ratio() + " x " + flops + "; row-wise, products outside the mask skipped";
     } else {
       p.spgemm = SpgemmKernel::GustavsonHash;
       why += "too many columns (" + num(info.cols) +
