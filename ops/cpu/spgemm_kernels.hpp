@@ -46,11 +46,12 @@ struct DenseRows {
     std::vector<std::int64_t> mark;
     std::vector<I> touched;
   };
-  Workspace make_workspace() const {
+  Workspace make_workspace(std::int64_t max_row) const {
     Workspace w;
     w.acc = workspace<T>(static_cast<std::size_t>(B.cols), "sparse mxm: dense accumulator");
     w.mark = workspace<std::int64_t>(static_cast<std::size_t>(B.cols), std::int64_t{-1},
                                      "sparse mxm: dense accumulator marks");
+    checked_reserve(w.touched, static_cast<std::size_t>(max_row), "sparse mxm: row columns");
     return w;
   }
   std::int64_t mask_len(std::int64_t i) const {
@@ -142,20 +143,29 @@ struct HashRows {
     std::vector<T> vals;
     std::vector<std::int64_t> used;
   };
-  Workspace make_workspace() const { return Workspace{}; }
+  static std::size_t table_size(std::int64_t need) {
+    int bits = 4;
+    while ((std::int64_t{1} << bits) < 2 * need) ++bits;
+    return std::size_t{1} << bits;
+  }
+  // Sized for the longest row here, outside the parallel region: nothing allocates inside it.
+  Workspace make_workspace(std::int64_t max_row) const {
+    Workspace w;
+    const std::size_t cap = table_size(max_row);
+    w.keys = workspace<I>(cap, I(-1), "sparse mxm: hash accumulator");
+    w.vals = workspace<T>(cap, "sparse mxm: hash accumulator");
+    checked_reserve(w.used, static_cast<std::size_t>(max_row), "sparse mxm: row columns");
+    return w;
+  }
   std::int64_t upper(std::int64_t i) const { return std::min((*flops)[i], B.cols); }
 
   template <bool kValues>
   std::int64_t insert_row(Workspace& w, std::int64_t i, int& shift) const {
     const std::int64_t need = upper(i);
     if (need == 0) return 0;
-    int bits = 4;
-    while ((std::int64_t{1} << bits) < 2 * need) ++bits;
-    const std::size_t cap = std::size_t{1} << bits;
-    if (w.keys.size() < cap) {
-      w.keys.assign(cap, I(-1));
-      w.vals.resize(cap);
-    }
+    const std::size_t cap = table_size(need);  // <= w.keys.size(): make_workspace's max_row
+    int bits = 0;
+    while ((std::size_t{1} << bits) < cap) ++bits;
     shift = 64 - bits;
     const std::uint64_t slot_mask = cap - 1;
     w.used.clear();
@@ -216,7 +226,7 @@ struct DotRows {
   MaskView<I> M;
 
   struct Workspace {};
-  Workspace make_workspace() const { return Workspace{}; }
+  Workspace make_workspace(std::int64_t /*max_row*/) const { return Workspace{}; }
   std::int64_t upper(std::int64_t i) const {
     return A.len(i) == 0 ? 0 : static_cast<std::int64_t>(M.rp[i + 1]) - M.rp[i];
   }
@@ -306,13 +316,19 @@ template <class I, class T, class Kernel>
 void run_rows(const Kernel& k, std::int64_t rows, std::int64_t cols, std::int64_t work,
               std::int64_t single_pass_limit, CsrArrays<I, T>& out) {
   const int threads = threads_for_work(sat_add(work, rows));
-  std::vector<typename Kernel::Workspace> ws;
-  ws.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) ws.push_back(k.make_workspace());
-
   std::vector<std::int64_t> counts(static_cast<std::size_t>(rows) + 1, 0);
   std::int64_t total_ub = 0;
-  for (std::int64_t i = 0; i < rows; ++i) total_ub = sat_add(total_ub, k.upper(i));
+  std::int64_t max_ub = 0;
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t u = k.upper(i);
+    total_ub = sat_add(total_ub, u);
+    max_ub = std::max(max_ub, u);
+  }
+  // Every workspace is allocated here, through the checked allocators: the parallel regions
+  // below allocate nothing, so no exception can start inside one.
+  std::vector<typename Kernel::Workspace> ws;
+  ws.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) ws.push_back(k.make_workspace(max_ub));
   const bool single = total_ub <= std::max(single_pass_limit, kSinglePassEntries) &&
                       total_ub <= static_cast<std::int64_t>(std::numeric_limits<I>::max());
 
