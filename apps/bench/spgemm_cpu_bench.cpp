@@ -101,11 +101,11 @@ int main(int argc, char** argv) {
   const auto A = spindle::build_graph<I, spindle::Pattern>(
       spindle::generate_rmat<I>(scale, edge_factor, seed), bo);
   std::printf(
-      "R-MAT scale %d, edge factor %lld, seed %llu, symmetrized: n %lld, nnz %lld, "
+      "R-MAT scale %d, edge factor %lld, seed %llu, %s: n %lld, nnz %lld, "
       "threads %d, median of %d runs\n",
       scale, static_cast<long long>(edge_factor), static_cast<unsigned long long>(seed),
-      static_cast<long long>(A.rows()), static_cast<long long>(A.nnz()), omp_get_max_threads(),
-      runs);
+      directed ? "directed" : "symmetrized", static_cast<long long>(A.rows()),
+      static_cast<long long>(A.nnz()), omp_get_max_threads(), runs);
   std::printf("%-28s %-18s %12s %12s %14s\n", "operation", "kernel", "wall ms", "cpu ms", "result");
   using spindle::SpgemmKernel;
   if (square) {
