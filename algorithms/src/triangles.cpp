@@ -62,7 +62,7 @@ Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower) {
 // scanned against each other (the products of L·L^T fall from Σ d(v)^2-like to about
 // Σ_edges min-degree terms on skewed graphs). The count does not depend on the labelling.
 template <class I>
-Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U) {
+Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U, std::vector<I>& rank) {
   const std::int64_t n = U.rows();
   const I* rp = U.row_ptr().data();
   const I* ci = U.col_idx().data();
@@ -70,7 +70,7 @@ Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U) {
   for (std::int64_t v = 0; v < n; ++v) order[v] = static_cast<I>(v);
   std::stable_sort(order.begin(), order.end(),
                    [rp](I a, I b) { return rp[a + 1] - rp[a] < rp[b + 1] - rp[b]; });
-  std::vector<I> rank(static_cast<std::size_t>(n));
+  rank.assign(static_cast<std::size_t>(n), I(0));
   for (std::int64_t r = 0; r < n; ++r) rank[order[r]] = static_cast<I>(r);
   std::vector<I> lrp(static_cast<std::size_t>(n) + 1, 0);
   for (std::int64_t u = 0; u < n; ++u) {
@@ -116,49 +116,57 @@ TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options) {
   TriangleResult r;
   const Graph<I, Pattern> L = undirected_pattern(A, true);
   r.edges = L.nnz();
-  Graph<I, double> C;
-  if (!per_vertex) {
-    // Degrees in U: L's row plus column counts.
-    const std::vector<I>& below = L.out_degrees();
-    const std::vector<I>& above = L.in_degrees();
-    std::int64_t max_degree = 0;
-    for (std::int64_t v = 0; v < n; ++v) {
-      max_degree = std::max<std::int64_t>(max_degree, std::int64_t{below[v]} + above[v]);
-    }
-    const double mean = n > 0 ? 2.0 * static_cast<double>(r.edges) / static_cast<double>(n) : 0;
-    if (mean > 0 && static_cast<double>(max_degree) > kRelabelSkew * mean) {
-      const Graph<I, Pattern> Ld = degree_ordered_lower(undirected_pattern(A, false));
-      r.degree_ordered = true;
-      mxm(C, MatrixMask::structural(Ld), S{}, Ld, Ld, desc);
-    } else {
-      mxm(C, MatrixMask::structural(L), S{}, L, L, desc);
-    }
-    double total = 0;
-    for (const double c : C.values()) total += c;
-    r.total = static_cast<std::int64_t>(total);
-    return r;
+  // Degrees in U: L's row plus column counts.
+  const std::vector<I>& below = L.out_degrees();
+  const std::vector<I>& above = L.in_degrees();
+  std::int64_t max_degree = 0;
+  for (std::int64_t v = 0; v < n; ++v) {
+    max_degree = std::max<std::int64_t>(max_degree, std::int64_t{below[v]} + above[v]);
   }
-  const Graph<I, Pattern> U = undirected_pattern(A, false);
-  mxm(C, MatrixMask::structural(L), S{}, U, U, desc);
-  std::vector<std::int64_t> twice(static_cast<std::size_t>(n), 0);  // 2 t(v)
-  std::int64_t sum = 0;
+  const double mean = n > 0 ? 2.0 * static_cast<double>(r.edges) / static_cast<double>(n) : 0;
+  std::vector<I> rank;  // empty: vertices keep their ids
+  Graph<I, Pattern> Lo = L;
+  if (mean > 0 && static_cast<double>(max_degree) > kRelabelSkew * mean) {
+    Lo = degree_ordered_lower(undirected_pattern(A, false), rank);
+    r.degree_ordered = true;
+  }
+  // C1(c,b) for c > b: the triangles {a < b < c} with top c and middle b.
+  Graph<I, double> C1;
+  mxm(C1, MatrixMask::structural(Lo), S{}, Lo, Lo, desc);
+  double total = 0;
+  for (const double c : C1.values()) total += c;
+  r.total = static_cast<std::int64_t>(total);
+  if (!per_vertex) return r;
+
+  // C3(b,a) for b > a: |Up(b) ∩ Up(a)| (Up: higher neighbours, rows of Lo^T), the triangles with
+  // middle b and lowest a. Each triangle then reaches its three vertices: top and middle from
+  // C1's rows and columns, lowest from C3's columns. With the degree order the Up lists are
+  // short, so the dot form is cheap.
+  Descriptor up = desc;
+  up.transpose_a = true;
+  up.transpose_b = false;
+  Graph<I, double> C3;
+  mxm(C3, MatrixMask::structural(Lo), S{}, Lo, Lo, up);
+  std::vector<std::int64_t> t(static_cast<std::size_t>(n), 0);  // by Lo's labels
   for (std::int64_t i = 0; i < n; ++i) {
-    for (I k = C.row_ptr()[i]; k < C.row_ptr()[i + 1]; ++k) {
-      const auto c = static_cast<std::int64_t>(C.values()[k]);
-      twice[i] += c;
-      twice[C.col_idx()[k]] += c;
-      sum += c;
+    for (I k = C1.row_ptr()[i]; k < C1.row_ptr()[i + 1]; ++k) {
+      const auto c = static_cast<std::int64_t>(C1.values()[k]);
+      t[i] += c;
+      t[C1.col_idx()[k]] += c;
+    }
+    for (I k = C3.row_ptr()[i]; k < C3.row_ptr()[i + 1]; ++k) {
+      t[C3.col_idx()[k]] += static_cast<std::int64_t>(C3.values()[k]);
     }
   }
-  r.total = sum / 3;
   r.per_vertex.resize(static_cast<std::size_t>(n));
-  for (std::int64_t v = 0; v < n; ++v) r.per_vertex[v] = twice[v] / 2;
+  for (std::int64_t v = 0; v < n; ++v) r.per_vertex[v] = t[rank.empty() ? v : rank[v]];
   if (options.clustering) {
     r.clustering.assign(static_cast<std::size_t>(n), 0.0);
     for (std::int64_t v = 0; v < n; ++v) {
-      const std::int64_t d = U.row_length(static_cast<I>(v));
-      if (d >= 2 && twice[v] > 0) {
-        r.clustering[v] = static_cast<double>(twice[v]) / static_cast<double>(d * (d - 1));
+      const std::int64_t d = std::int64_t{below[v]} + above[v];
+      if (d >= 2 && r.per_vertex[v] > 0) {
+        r.clustering[v] =
+            static_cast<double>(2 * r.per_vertex[v]) / static_cast<double>(d * (d - 1));
       }
     }
   }

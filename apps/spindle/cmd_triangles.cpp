@@ -24,7 +24,8 @@ int cmd_triangles(const std::vector<std::string>& args) {
               "duplicates and self-loops are ignored), as networkx's nx.triangles and "
               "nx.clustering see a graph (a directed one after to_undirected()). The count is "
               "one masked sparse x sparse mxm over the plus-pair semiring, C<L> = L L^T with L "
-              "the strictly lower triangle (per vertex: C<L> = U U^T with U the whole pattern).");
+              "the strictly lower triangle, its vertices ordered by degree on skewed graphs "
+              "(per vertex also C<L> = L^T L).");
   p.operand("FILE", "graph file: .mtx or an edge list (see 'spindle pagerank --help')", true);
   add_input_flags(p, "");
   p.group("Output");

@@ -40,17 +40,17 @@ struct TriangleResult {
 /// Counts the triangles of the undirected simple graph underlying A: an edge {u, v} for u != v
 /// wherever A(u, v) or A(v, u) is stored (values ignored; self-loops ignored), as networkx's
 /// `nx.triangles` / `nx.clustering` see a graph (a directed one after `to_undirected()`).
-/// With U that graph's pattern and L its strictly lower triangle:
-///   - total only: C<L> = L plus.pair L^T (C(i,j) = common neighbours k < j of i > j, each
-///     triangle counted once), total = Σ C; when the largest degree exceeds 8 times the mean,
-///     L is taken after relabelling the vertices by increasing degree, which leaves the count
-///     unchanged and removes most products on power-law graphs (LAGraph's triangle count sorts
-///     by degree for the same reason);
-///   - per vertex: C<L> = U plus.pair U^T (C(i,j) = |N(i) ∩ N(j)| for each edge j < i), then
-///     t(v) = (Σ_j C(v,j) + Σ_i C(i,v)) / 2 and total = Σ C / 3;
-///   - clustering(v) = 2 t(v) / (d(v) (d(v) - 1)) with d(v) the degree in U (0 when d(v) < 2),
-///     divided in double as networkx does.
-/// Both products are masked by L, so the planner picks the dot-product form on sparse graphs.
+/// With L that graph's strictly lower triangle (after relabelling the vertices by increasing
+/// degree when the largest degree exceeds 8 times the mean: the counts do not depend on the
+/// labelling, and on power-law graphs it removes most products, as LAGraph's triangle count
+/// sorts by degree for the same reason):
+///   - total: C1<L> = L plus.pair L^T, C1(c,b) = the triangles {a < b < c} with top c and
+///     middle b (each triangle counted once), total = Σ C1;
+///   - per vertex, also C3<L> = L^T plus.pair L (with transpose_a), C3(b,a) = the triangles with
+///     middle b and lowest a; t(v) = row sum of C1 + column sum of C1 + column sum of C3;
+///   - clustering(v) = 2 t(v) / (d(v) (d(v) - 1)) with d(v) the number of distinct neighbours
+///     other than v (0 when d(v) < 2), divided in double as networkx does.
+/// The products are masked by L, so the planner skips all work outside it.
 /// @throws InvalidArgument on a non-square graph; Unsupported for Device::Cuda; OutOfMemory.
 template <class I, class V>
 TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options = {});
