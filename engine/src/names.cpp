@@ -208,6 +208,22 @@ const char* to_string(SddmmKernel k) {
   return "?";
 }
 
+const char* to_string(SpgemmKernel k) {
+  switch (k) {
+    case SpgemmKernel::Auto:
+      return "auto";
+    case SpgemmKernel::GustavsonDense:
+      return "gustavson_dense";
+    case SpgemmKernel::GustavsonHash:
+      return "gustavson_hash";
+    case SpgemmKernel::MaskedGustavson:
+      return "masked_gustavson";
+    case SpgemmKernel::MaskedDot:
+      return "masked_dot";
+  }
+  return "?";
+}
+
 namespace {
 template <class E, int N>
 std::optional<E> parse_enum(const std::string& name) {
@@ -227,6 +243,9 @@ std::optional<MxmKernel> parse_mxm_kernel(const std::string& name) {
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name) {
   return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Generic) + 1>(name);
 }
+std::optional<SpgemmKernel> parse_spgemm_kernel(const std::string& name) {
+  return parse_enum<SpgemmKernel, static_cast<int>(SpgemmKernel::MaskedDot) + 1>(name);
+}
 std::optional<Device> parse_device(const std::string& name) {
   return parse_enum<Device, static_cast<int>(Device::Cuda) + 1>(name);
 }
@@ -237,6 +256,7 @@ std::string Plan::kernel_name() const {
     case OpKind::Vxm:
       return to_string(mxv);
     case OpKind::Mxm:
+      if (spgemm != SpgemmKernel::Auto) return to_string(spgemm);
       // An SpMM at N = 1 that runs as an mxv names the mxv kernel too.
       if (mxm == MxmKernel::Spmv && mxv != MxvKernel::Auto) {
         return std::string(to_string(mxm)) + "/" + to_string(mxv);

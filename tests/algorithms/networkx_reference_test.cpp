@@ -23,6 +23,7 @@
 #include "alg_test_utils.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
+#include "spindle/algorithms/triangles.hpp"
 
 namespace spindle::test {
 namespace {
@@ -30,8 +31,9 @@ namespace {
 constexpr double kNxTol = 1e-6;
 
 struct Fixture {
-  std::string graph;    // file name in the data folder
-  std::string measure;  // pagerank | pagerank_personalized | eigenvector_centrality
+  std::string graph;  // file name in the data folder
+  // pagerank | pagerank_personalized | eigenvector_centrality | triangles | clustering
+  std::string measure;
   std::string path;
 };
 
@@ -106,6 +108,10 @@ double l1_vs(const Vector<T>& got, const DataGraph<Pattern>& g,
   return s;
 }
 
+bool is_triangle_measure(const Fixture& f) {
+  return f.measure == "triangles" || f.measure == "clustering";
+}
+
 template <class T>
 Vector<T> run(const Fixture& f, const DataGraph<Pattern>& g) {
   if (f.measure == "eigenvector_centrality") {
@@ -136,18 +142,23 @@ Vector<T> run(const Fixture& f, const DataGraph<Pattern>& g) {
 TEST(NetworkxReference, FixturesCoverAtLeastFiveRealGraphs) {
   SPINDLE_REQUIRE_DATA();  // a fixture names its graph only when the data folder holds it
   const auto fx = fixtures();
-  std::set<std::string> pr, ec;
+  std::set<std::string> pr, ec, tri, cl;
   for (const auto& f : fx) {
     if (f.measure == "pagerank") pr.insert(f.graph);
     if (f.measure == "eigenvector_centrality") ec.insert(f.graph);
+    if (f.measure == "triangles") tri.insert(f.graph);
+    if (f.measure == "clustering") cl.insert(f.graph);
   }
   EXPECT_GE(pr.size(), 5u);
   EXPECT_GE(ec.size(), 5u);
+  EXPECT_GE(tri.size(), 5u);
+  EXPECT_GE(cl.size(), 5u);
 }
 
 TEST(NetworkxReference, NetworkxPresetAndCentralityMatchNetworkxInDouble) {
   SPINDLE_REQUIRE_DATA();
   for (const auto& f : fixtures()) {
+    if (is_triangle_measure(f)) continue;
     SCOPED_TRACE(f.graph + " " + f.measure);
     ASSERT_FALSE(f.graph.empty()) << "no data file for fixture " << f.path;
     const auto g = load(f.graph);
@@ -159,11 +170,51 @@ TEST(NetworkxReference, NetworkxPresetAndCentralityMatchNetworkxInDouble) {
 TEST(NetworkxReference, FloatPrecisionWithinNetworkxTolerance) {
   SPINDLE_REQUIRE_DATA();
   for (const auto& f : fixtures()) {
+    if (is_triangle_measure(f)) continue;
     SCOPED_TRACE(f.graph + " " + f.measure);
     const auto g = load(f.graph);
     const auto want = read_csv(f.path);
     EXPECT_LE(l1_vs(run<float>(f, g), g, want), double(g.graph.rows()) * kNxTol);
   }
+}
+
+// Triangle counts are integers and clustering coefficients one correctly rounded division of two
+// integers, in networkx as in Spindle: both compare exactly.
+TEST(NetworkxReference, TrianglesAndClusteringMatchNetworkxExactly) {
+  SPINDLE_REQUIRE_DATA();
+  int checked = 0;
+  for (const auto& f : fixtures()) {
+    if (!is_triangle_measure(f)) continue;
+    SCOPED_TRACE(f.graph + " " + f.measure);
+    ASSERT_FALSE(f.graph.empty()) << "no data file for fixture " << f.path;
+    const auto g = load(f.graph);
+    const auto want = read_csv(f.path);
+    TriangleOptions o;
+    o.clustering = true;
+    o.device = Device::Cpu;
+    const TriangleResult r = triangles(g.graph, o);
+    ASSERT_EQ(want.size(), g.names.size());
+    std::int64_t sum = 0;
+    for (std::size_t v = 0; v < g.names.size(); ++v) {
+      const auto it = want.find(g.names[v]);
+      ASSERT_NE(it, want.end()) << "vertex " << g.names[v] << " missing from the fixture";
+      const double got =
+          f.measure == "triangles" ? static_cast<double>(r.per_vertex[v]) : r.clustering[v];
+      ASSERT_EQ(got, it->second) << "vertex " << g.names[v];
+      sum += r.per_vertex[v];
+    }
+    EXPECT_EQ(sum, 3 * r.total);
+    if (f.measure == "triangles") {
+      // The total alone runs another product (L·L^T, relabelled by degree on skewed graphs).
+      double nx_sum = 0;
+      for (const auto& [name, t] : want) nx_sum += t;
+      TriangleOptions total_only;
+      total_only.device = Device::Cpu;
+      EXPECT_EQ(static_cast<double>(triangles(g.graph, total_only).total), nx_sum / 3);
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ struct Descriptor {
   MxvKernel mxv_kernel = MxvKernel::Auto;
   MxmKernel mxm_kernel = MxmKernel::Auto;
   SddmmKernel sddmm_kernel = SddmmKernel::Auto;
+  /// Sparse x sparse mxm (mxm_sparse.hpp).
+  SpgemmKernel spgemm_kernel = SpgemmKernel::Auto;
 
   Descriptor& with_transpose_a(bool v = true) {
     transpose_a = v;
@@ -46,6 +48,14 @@ struct Descriptor {
   }
   Descriptor& force(SddmmKernel k) {
     sddmm_kernel = k;
+    return *this;
+  }
+  Descriptor& force(SpgemmKernel k) {
+    spgemm_kernel = k;
+    return *this;
+  }
+  Descriptor& with_transpose_b(bool v = true) {
+    transpose_b = v;
     return *this;
   }
 };

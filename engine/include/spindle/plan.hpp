@@ -84,15 +84,32 @@ enum class SddmmKernel : std::uint8_t {
   Generic,         ///< any semiring: run-time operators or a user's semiring; lanes per entry
 };
 
+/// Sparse x sparse mxm kernels (SpGEMM, C<M> = A ⊕.⊗ B with sparse B and C). CPU only for now.
+enum class SpgemmKernel : std::uint8_t {
+  Auto,
+  GustavsonDense,   ///< row-wise, a dense accumulator of cols(C) per thread (Gustavson, Two Fast
+                    ///< Algorithms for Sparse Matrices: Multiplication and Permuted Transposition)
+  GustavsonHash,    ///< row-wise, an open-addressing hash accumulator sized to the row's products
+                    ///< (Nagasaka et al., High-performance sparse matrix-matrix products on Intel
+                    ///< KNL and multicore architectures)
+  MaskedGustavson,  ///< row-wise, products outside the mask's row skipped before accumulating
+                    ///< (Davis, Algorithm 1000: SuiteSparse:GraphBLAS, masked saxpy)
+  MaskedDot,        ///< C(i,j) = A(i,:)·B(:,j) for each entry of the mask, B^T cached (Davis,
+                    ///< Algorithm 1000: SuiteSparse:GraphBLAS, dot-product method; Azad et al.,
+                    ///< Parallel triangle counting and enumeration using matrix algebra)
+};
+
 const char* to_string(Device d);
 const char* to_string(OpKind k);
 const char* to_string(MxvKernel k);
 const char* to_string(MxmKernel k);
 const char* to_string(SddmmKernel k);
+const char* to_string(SpgemmKernel k);
 /// Parses a kernel name as printed by to_string (e.g. "merge_path"); nullopt if unknown.
 std::optional<MxvKernel> parse_mxv_kernel(const std::string& name);
 std::optional<MxmKernel> parse_mxm_kernel(const std::string& name);
 std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name);
+std::optional<SpgemmKernel> parse_spgemm_kernel(const std::string& name);
 std::optional<Device> parse_device(const std::string& name);
 
 /// The form a kernel runs in, where it has several (LaunchParams::form). The planner sets it;
@@ -139,6 +156,8 @@ struct Plan {
   MxvKernel mxv = MxvKernel::Auto;
   MxmKernel mxm = MxmKernel::Auto;
   SddmmKernel sddmm = SddmmKernel::Auto;
+  /// Sparse x sparse mxm (op Mxm): the kernel; Auto for the SpMM plans, which use `mxm`.
+  SpgemmKernel spgemm = SpgemmKernel::Auto;
   LaunchParams params;
   bool forced = false;  ///< chosen through the descriptor, not by rules
   bool tuned = false;   ///< chosen by timing candidates (tuning mode)

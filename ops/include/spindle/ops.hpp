@@ -6,6 +6,7 @@
 #include "spindle/ops/assign.hpp"
 #include "spindle/ops/ewise.hpp"
 #include "spindle/ops/mxm.hpp"
+#include "spindle/ops/mxm_sparse.hpp"
 #include "spindle/ops/mxv.hpp"
 #include "spindle/ops/rank.hpp"
 #include "spindle/ops/reduce.hpp"
