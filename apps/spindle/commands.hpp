@@ -27,6 +27,7 @@ int cmd_power_iteration(const std::vector<std::string>& args);
 int cmd_gcn(const std::vector<std::string>& args);
 int cmd_bfs(const std::vector<std::string>& args);
 int cmd_sssp(const std::vector<std::string>& args);
+int cmd_components(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -40,6 +41,7 @@ inline const std::vector<Command>& commands() {
       {"gcn", "GCN inference (Kipf & Welling) to a .npy file", cmd_gcn},
       {"bfs", "breadth-first levels and parents from a vertex", cmd_bfs},
       {"sssp", "shortest path distances from a vertex (min-plus)", cmd_sssp},
+      {"components", "weakly (FastSV) or strongly connected components", cmd_components},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

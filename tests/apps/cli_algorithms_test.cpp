@@ -431,6 +431,32 @@ TEST_F(CliAlgorithms, BfsRejectsUnknownSourceNamingTheRange) {
   EXPECT_NE(r.err.find("1..34"), std::string::npos) << r.err;
 }
 
+TEST_F(CliAlgorithms, ComponentsWeakAndStrongNameEachComponentByItsSmallestVertex) {
+  // 1 -> 2 -> 3 -> 1 is a cycle, 3 -> 4, and 5 <-> 6; 7 is isolated (edge list: labels).
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\nc a\nc d\ne f\nf e\ng g\n";
+  }
+  RunResult r = run("components " + q(file) + " -o " + q(path("weak.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("3 components"), std::string::npos) << r.out;
+  Csv weak = read_csv(path("weak.csv"));
+  ASSERT_EQ(weak.header, (std::vector<std::string>{"vertex", "component"}));
+  const std::vector<std::vector<std::string>> want_weak = {
+      {"a", "a"}, {"b", "a"}, {"c", "a"}, {"d", "a"}, {"e", "e"}, {"f", "e"}, {"g", "g"}};
+  EXPECT_EQ(weak.rows, want_weak);
+  r = run("components " + q(file) + " --strong -o " + q(path("strong.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("4 components"), std::string::npos) << r.out;
+  const std::vector<std::vector<std::string>> want_strong = {
+      {"a", "a"}, {"b", "a"}, {"c", "a"}, {"d", "d"}, {"e", "e"}, {"f", "e"}, {"g", "g"}};
+  EXPECT_EQ(read_csv(path("strong.csv")).rows, want_strong);
+  r = run("components --help");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("strongly_connected_components"), std::string::npos);
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

@@ -10,7 +10,8 @@ namespace spindle::test {
 namespace {
 
 const std::vector<std::string> kCommands = {
-    "info", "convert", "generate", "pagerank", "power-iteration", "gcn", "bfs", "sssp"};
+    "info", "convert", "generate", "pagerank",  "power-iteration",
+    "gcn",  "bfs",     "sssp",     "components"};
 
 using CliUsage = CliTest;
 

@@ -3,6 +3,7 @@
 /// @file algorithms.hpp
 /// @brief Every Spindle algorithm (each written only against the ops/ API).
 #include "spindle/algorithms/bfs.hpp"
+#include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
