@@ -28,6 +28,7 @@ int cmd_gcn(const std::vector<std::string>& args);
 int cmd_bfs(const std::vector<std::string>& args);
 int cmd_sssp(const std::vector<std::string>& args);
 int cmd_components(const std::vector<std::string>& args);
+int cmd_kcore(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -42,6 +43,7 @@ inline const std::vector<Command>& commands() {
       {"bfs", "breadth-first levels and parents from a vertex", cmd_bfs},
       {"sssp", "shortest path distances from a vertex (min-plus)", cmd_sssp},
       {"components", "weakly (FastSV) or strongly connected components", cmd_components},
+      {"kcore", "core numbers (k-core decomposition) by peeling", cmd_kcore},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

@@ -457,6 +457,36 @@ TEST_F(CliAlgorithms, ComponentsWeakAndStrongNameEachComponentByItsSmallestVerte
   EXPECT_NE(r.out.find("strongly_connected_components"), std::string::npos);
 }
 
+TEST_F(CliAlgorithms, KcoreWritesCoreNumbersAndRefusesWhatNetworkxRefuses) {
+  // A triangle a-b-c with a tail c-d, given once per edge: --undirected stores both directions.
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\nc a\nc d\n";
+  }
+  RunResult r = run("kcore " + q(file) + " --undirected -o " + q(path("core.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("largest core number 2"), std::string::npos) << r.out;
+  const std::vector<std::vector<std::string>> want = {
+      {"a", "2"}, {"b", "2"}, {"c", "2"}, {"d", "1"}};
+  EXPECT_EQ(read_csv(path("core.csv")).rows, want);
+  // Directed: degree = in + out over the one-way edges, the same numbers here.
+  r = run("kcore " + q(file) + " --directed -o " + q(path("dcore.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(read_csv(path("dcore.csv")).rows, want);
+  // Undirected mode needs both directions; self-loops are refused.
+  r = run("kcore " + q(file));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("not symmetric"), std::string::npos) << r.err;
+  {
+    std::ofstream f(file, std::ios::app);
+    f << "d d\n";
+  }
+  r = run("kcore " + q(file) + " --directed");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("self-loops"), std::string::npos) << r.err;
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

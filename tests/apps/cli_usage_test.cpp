@@ -10,8 +10,8 @@ namespace spindle::test {
 namespace {
 
 const std::vector<std::string> kCommands = {
-    "info", "convert", "generate", "pagerank",  "power-iteration",
-    "gcn",  "bfs",     "sssp",     "components"};
+    "info", "convert", "generate", "pagerank",   "power-iteration",
+    "gcn",  "bfs",     "sssp",     "components", "kcore"};
 
 using CliUsage = CliTest;
 

@@ -5,6 +5,7 @@
 #include "spindle/algorithms/bfs.hpp"
 #include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/gcn.hpp"
+#include "spindle/algorithms/kcore.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/algorithms/sssp.hpp"
