@@ -29,6 +29,8 @@ int cmd_bfs(const std::vector<std::string>& args);
 int cmd_sssp(const std::vector<std::string>& args);
 int cmd_components(const std::vector<std::string>& args);
 int cmd_kcore(const std::vector<std::string>& args);
+int cmd_hits(const std::vector<std::string>& args);
+int cmd_katz(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -44,6 +46,8 @@ inline const std::vector<Command>& commands() {
       {"sssp", "shortest path distances from a vertex (min-plus)", cmd_sssp},
       {"components", "weakly (FastSV) or strongly connected components", cmd_components},
       {"kcore", "core numbers (k-core decomposition) by peeling", cmd_kcore},
+      {"hits", "HITS hubs and authorities (networkx.hits)", cmd_hits},
+      {"katz", "Katz centrality (networkx.katz_centrality)", cmd_katz},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

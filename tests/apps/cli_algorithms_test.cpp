@@ -487,6 +487,46 @@ TEST_F(CliAlgorithms, KcoreWritesCoreNumbersAndRefusesWhatNetworkxRefuses) {
   EXPECT_NE(r.err.find("self-loops"), std::string::npos) << r.err;
 }
 
+// vertex -> value of a networkx fixture (tests/fixtures/networkx).
+std::map<std::string, double> nx_fixture(const std::string& name) {
+  std::map<std::string, double> m;
+  const Csv c = read_csv(std::string(SPINDLE_SOURCE_DIR) + "/tests/fixtures/networkx/" + name);
+  for (const auto& row : c.rows) m[row[0]] = std::stod(row[1]);
+  return m;
+}
+
+TEST_F(CliAlgorithms, HitsAndKatzOutputsMatchNetworkx) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string karate = q(graph_path("karate.mtx"));
+  RunResult r = run("hits " + karate + " --precision double -o " + q(path("hits.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("converged yes"), std::string::npos) << r.out;
+  Csv hits = read_csv(path("hits.csv"));
+  ASSERT_EQ(hits.header, (std::vector<std::string>{"vertex", "hub", "authority"}));
+  const auto hubs = nx_fixture("karate.hits_hubs.csv");
+  const auto auth = nx_fixture("karate.hits_authorities.csv");
+  ASSERT_EQ(hits.rows.size(), 34u);
+  for (const auto& row : hits.rows) {
+    EXPECT_NEAR(std::stod(row[1]), hubs.at(row[0]), 1e-9) << row[0];
+    EXPECT_NEAR(std::stod(row[2]), auth.at(row[0]), 1e-9) << row[0];
+  }
+  r = run("katz " + karate + " --precision double -o " + q(path("katz.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv katz = read_csv(path("katz.csv"));
+  ASSERT_EQ(katz.header, (std::vector<std::string>{"vertex", "katz"}));
+  const auto want = nx_fixture("karate.katz.csv");
+  ASSERT_EQ(katz.rows.size(), 34u);
+  for (const auto& row : katz.rows) EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  // alpha above 1 / spectral radius: a warning (networkx raises), or a failure on request.
+  r = run("katz " + karate + " --alpha 0.5 --max-iter 50");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("did not converge"), std::string::npos) << r.err;
+  r = run("katz " + karate + " --alpha 0.5 --max-iter 50 --fail-on-nonconvergence -o " +
+          q(path("never.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_FALSE(std::filesystem::exists(path("never.csv")));
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

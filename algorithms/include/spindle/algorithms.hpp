@@ -5,6 +5,8 @@
 #include "spindle/algorithms/bfs.hpp"
 #include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/gcn.hpp"
+#include "spindle/algorithms/hits.hpp"
+#include "spindle/algorithms/katz.hpp"
 #include "spindle/algorithms/kcore.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
