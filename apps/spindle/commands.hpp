@@ -31,6 +31,7 @@ int cmd_components(const std::vector<std::string>& args);
 int cmd_kcore(const std::vector<std::string>& args);
 int cmd_hits(const std::vector<std::string>& args);
 int cmd_katz(const std::vector<std::string>& args);
+int cmd_betweenness(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -48,6 +49,7 @@ inline const std::vector<Command>& commands() {
       {"kcore", "core numbers (k-core decomposition) by peeling", cmd_kcore},
       {"hits", "HITS hubs and authorities (networkx.hits)", cmd_hits},
       {"katz", "Katz centrality (networkx.katz_centrality)", cmd_katz},
+      {"betweenness", "betweenness centrality, exact or sampled (Brandes)", cmd_betweenness},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

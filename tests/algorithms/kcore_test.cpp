@@ -24,14 +24,6 @@ KCoreOptions cpu(bool directed) {
   return o;
 }
 
-bool symmetric_mtx(const std::string& file) {
-  if (file.size() < 4 || file.substr(file.size() - 4) != ".mtx") return false;
-  std::ifstream in(graph_path(file));
-  std::string banner;
-  std::getline(in, banner);
-  return banner.find("symmetric") != std::string::npos;
-}
-
 // Removes a vertex of smallest current degree one at a time (degree: out + in, both counted
 // for a two-way neighbor; undirected graphs are stored both ways and use out-degree only).
 std::vector<std::int64_t> oracle(const Edges& g, bool directed) {
@@ -68,7 +60,7 @@ TEST(KCoreNetworkx, CoreNumbersEqualNetworkx) {
     SCOPED_TRACE(file);
     const auto g = nx_load(file);
     const auto want = nx_values(file, "core_number");
-    const auto r = core_numbers(g.graph, cpu(!symmetric_mtx(file)));
+    const auto r = core_numbers(g.graph, cpu(!nx_symmetric_mtx(file)));
     ASSERT_EQ(r.core.size(), want.size());
     std::int64_t mismatches = 0, largest = 0;
     for (std::size_t v = 0; v < g.names.size(); ++v) {

@@ -72,4 +72,14 @@ inline DataGraph<Pattern> nx_load(const std::string& file) {
   return g;
 }
 
+/// Whether a data file is a symmetric Matrix Market file (an undirected graph: the script uses
+/// an nx.Graph for it where that matters).
+inline bool nx_symmetric_mtx(const std::string& file) {
+  if (file.size() < 4 || file.substr(file.size() - 4) != ".mtx") return false;
+  std::ifstream in(graph_path(file));
+  std::string banner;
+  std::getline(in, banner);
+  return banner.find("symmetric") != std::string::npos;
+}
+
 }  // namespace spindle::test

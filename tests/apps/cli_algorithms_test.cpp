@@ -527,6 +527,42 @@ TEST_F(CliAlgorithms, HitsAndKatzOutputsMatchNetworkx) {
   EXPECT_FALSE(std::filesystem::exists(path("never.csv")));
 }
 
+TEST_F(CliAlgorithms, BetweennessMatchesNetworkxExactAndWithItsSampledSources) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string karate = q(graph_path("karate.mtx"));
+  RunResult r = run("betweenness " + karate + " --batch 5 -o " + q(path("bc.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv bc = read_csv(path("bc.csv"));
+  ASSERT_EQ(bc.header, (std::vector<std::string>{"vertex", "betweenness"}));
+  auto want = nx_fixture("karate.betweenness.csv");
+  ASSERT_EQ(bc.rows.size(), 34u);
+  for (const auto& row : bc.rows) EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  // networkx's own sampled sources (k = 8, seed 42), given as a file.
+  {
+    std::ofstream f(path("sources.txt"));
+    for (const auto& [v, chosen] : nx_fixture("karate.betweenness_sampled_sources.csv")) {
+      if (chosen == 1.0) f << v << "\n";
+    }
+  }
+  r = run("betweenness " + karate + " --sources " + q(path("sources.txt")) + " -o " +
+          q(path("bcs.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("8 sources"), std::string::npos) << r.out;
+  want = nx_fixture("karate.betweenness_sampled.csv");
+  for (const auto& row : read_csv(path("bcs.csv")).rows) {
+    EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  }
+  // karate.mtx is symmetric: unnormalized scores count each unordered pair once.
+  r = run("betweenness " + karate + " --no-normalize --endpoints -o " + q(path("raw.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  want = nx_fixture("karate.betweenness_endpoints_raw.csv");
+  for (const auto& row : read_csv(path("raw.csv")).rows) {
+    EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  }
+  r = run("betweenness " + karate + " -k 3 --sources " + q(path("sources.txt")));
+  EXPECT_EQ(r.rc, 2);
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

@@ -2,6 +2,7 @@
 #pragma once
 /// @file algorithms.hpp
 /// @brief Every Spindle algorithm (each written only against the ops/ API).
+#include "spindle/algorithms/betweenness.hpp"
 #include "spindle/algorithms/bfs.hpp"
 #include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/gcn.hpp"
