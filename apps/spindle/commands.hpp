@@ -32,6 +32,7 @@ int cmd_kcore(const std::vector<std::string>& args);
 int cmd_hits(const std::vector<std::string>& args);
 int cmd_katz(const std::vector<std::string>& args);
 int cmd_betweenness(const std::vector<std::string>& args);
+int cmd_jaccard(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -50,6 +51,7 @@ inline const std::vector<Command>& commands() {
       {"hits", "HITS hubs and authorities (networkx.hits)", cmd_hits},
       {"katz", "Katz centrality (networkx.katz_centrality)", cmd_katz},
       {"betweenness", "betweenness centrality, exact or sampled (Brandes)", cmd_betweenness},
+      {"jaccard", "Jaccard coefficients of vertex pairs or of every edge", cmd_jaccard},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

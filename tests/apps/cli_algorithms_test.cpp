@@ -563,6 +563,31 @@ TEST_F(CliAlgorithms, BetweennessMatchesNetworkxExactAndWithItsSampledSources) {
   EXPECT_EQ(r.rc, 2);
 }
 
+TEST_F(CliAlgorithms, JaccardScoresEveryEdgeOrTheListedPairs) {
+  // Path a - b - c given once per edge, read as undirected.
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\n";
+    std::ofstream pairs(path("pairs.txt"));
+    pairs << "# candidates\na c\nc,b\n";
+  }
+  RunResult r = run("jaccard " + q(file) + " --undirected -o " + q(path("j.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv j = read_csv(path("j.csv"));
+  ASSERT_EQ(j.header, (std::vector<std::string>{"u", "v", "jaccard"}));
+  EXPECT_EQ(j.rows, (std::vector<std::vector<std::string>>{{"a", "b", "0"}, {"b", "c", "0"}}));
+  r = run("jaccard " + q(file) + " --undirected --pairs " + q(path("pairs.txt")) + " -o " +
+          q(path("p.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(read_csv(path("p.csv")).rows,
+            (std::vector<std::vector<std::string>>{{"a", "c", "1"}, {"c", "b", "0"}}));
+  // A directed graph is refused (networkx's jaccard_coefficient is for undirected graphs).
+  r = run("jaccard " + q(file));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("not symmetric"), std::string::npos) << r.err;
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

@@ -7,6 +7,7 @@
 #include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/gcn.hpp"
 #include "spindle/algorithms/hits.hpp"
+#include "spindle/algorithms/jaccard.hpp"
 #include "spindle/algorithms/katz.hpp"
 #include "spindle/algorithms/kcore.hpp"
 #include "spindle/algorithms/pagerank.hpp"
