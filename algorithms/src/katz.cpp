@@ -84,6 +84,8 @@ KatzResult<T> run(const G& A, const KatzOptions& o, const Descriptor& desc) {
       result.converged = true;
       break;
     }
+    // Overflowed (alpha far above 1 / spectral radius): no later iteration can converge.
+    if (!std::isfinite(err)) break;
   }
   if (result.converged && o.normalized) {
     // 1 / ‖x‖₂; networkx leaves a zero vector as it is.

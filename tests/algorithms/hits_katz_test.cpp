@@ -176,6 +176,16 @@ TEST(KatzNetworkx, AlphaAboveTheInverseSpectralRadiusDoesNotConverge) {
   EXPECT_EQ(r.iterations, 1000);
 }
 
+TEST(Katz, AnOverflowingIterationStopsUnconvergedAtOnce) {
+  const auto cycle = graph_from_edges<std::int32_t, Pattern>(2, {{0, 1}, {1, 0}});
+  KatzOptions o;
+  o.device = Device::Cpu;
+  o.alpha = 1e300;
+  const auto r = katz_centrality<double>(cycle, o);
+  EXPECT_FALSE(r.converged);
+  EXPECT_LT(r.iterations, 10);
+}
+
 TEST(Katz, MatchesNetworkxIterationOnRandomGraphs) {
   for (Family f : kFamilies) {
     for (std::int64_t n : {1, 5, 60, 150}) {

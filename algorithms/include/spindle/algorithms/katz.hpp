@@ -56,7 +56,8 @@ struct KatzResult {
   int iterations = 0;
   /// L1 change in the last iteration.
   double residual = 0.0;
-  /// Whether ‖x' − x‖₁ < n·tol was met within max_iter. networkx raises
+  /// Whether ‖x' − x‖₁ < n·tol was met within max_iter (an iterate that overflows stops the
+  /// iteration at once, unconverged, instead of running to max_iter). networkx raises
   /// PowerIterationFailedConvergence when it is not; here the caller decides (the CLI warns, or
   /// fails with --fail-on-nonconvergence).
   bool converged = false;
