@@ -19,6 +19,20 @@
 #include "vertex_io.hpp"
 
 namespace spindle::cli {
+namespace {
+
+// A CSV field as the vertex files write labels: quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 int cmd_jaccard(const std::vector<std::string>& args) {
   ArgParser p("jaccard", "FILE [--pairs FILE] [options]",
@@ -95,8 +109,8 @@ int cmd_jaccard(const std::vector<std::string>& args) {
   if (output) {
     std::string text = "u,v,jaccard\n";
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      text += in.vertex_id(pairs[i].first) + "," + in.vertex_id(pairs[i].second) + "," +
-              format_value(j[i]) + "\n";
+      text += csv_field(in.vertex_id(pairs[i].first)) + "," +
+              csv_field(in.vertex_id(pairs[i].second)) + "," + format_value(j[i]) + "\n";
     }
     AtomicFileWriter f(*output);
     f.write(text);
