@@ -28,6 +28,12 @@ int cmd_gcn(const std::vector<std::string>& args);
 int cmd_bfs(const std::vector<std::string>& args);
 int cmd_sssp(const std::vector<std::string>& args);
 int cmd_triangles(const std::vector<std::string>& args);
+int cmd_components(const std::vector<std::string>& args);
+int cmd_kcore(const std::vector<std::string>& args);
+int cmd_hits(const std::vector<std::string>& args);
+int cmd_katz(const std::vector<std::string>& args);
+int cmd_betweenness(const std::vector<std::string>& args);
+int cmd_jaccard(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 
 /// In the order `spindle --help` lists them.
@@ -42,6 +48,12 @@ inline const std::vector<Command>& commands() {
       {"bfs", "breadth-first levels and parents from a vertex", cmd_bfs},
       {"sssp", "shortest path distances from a vertex (min-plus)", cmd_sssp},
       {"triangles", "triangle counts, per vertex, and clustering coefficients", cmd_triangles},
+      {"components", "weakly (FastSV) or strongly connected components", cmd_components},
+      {"kcore", "core numbers (k-core decomposition) by peeling", cmd_kcore},
+      {"hits", "HITS hubs and authorities (networkx.hits)", cmd_hits},
+      {"katz", "Katz centrality (networkx.katz_centrality)", cmd_katz},
+      {"betweenness", "betweenness centrality, exact or sampled (Brandes)", cmd_betweenness},
+      {"jaccard", "Jaccard coefficients of vertex pairs or of every edge", cmd_jaccard},
       {"bench", "benchmarks: mxv, mxm, sddmm, gcn, pagerank (GPU, vs cuSPARSE), CPU", cmd_bench},
   };
   return table;

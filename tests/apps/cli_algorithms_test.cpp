@@ -431,6 +431,163 @@ TEST_F(CliAlgorithms, BfsRejectsUnknownSourceNamingTheRange) {
   EXPECT_NE(r.err.find("1..34"), std::string::npos) << r.err;
 }
 
+TEST_F(CliAlgorithms, ComponentsWeakAndStrongNameEachComponentByItsSmallestVertex) {
+  // 1 -> 2 -> 3 -> 1 is a cycle, 3 -> 4, and 5 <-> 6; 7 is isolated (edge list: labels).
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\nc a\nc d\ne f\nf e\ng g\n";
+  }
+  RunResult r = run("components " + q(file) + " -o " + q(path("weak.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("3 components"), std::string::npos) << r.out;
+  Csv weak = read_csv(path("weak.csv"));
+  ASSERT_EQ(weak.header, (std::vector<std::string>{"vertex", "component"}));
+  const std::vector<std::vector<std::string>> want_weak = {
+      {"a", "a"}, {"b", "a"}, {"c", "a"}, {"d", "a"}, {"e", "e"}, {"f", "e"}, {"g", "g"}};
+  EXPECT_EQ(weak.rows, want_weak);
+  r = run("components " + q(file) + " --strong -o " + q(path("strong.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("4 components"), std::string::npos) << r.out;
+  const std::vector<std::vector<std::string>> want_strong = {
+      {"a", "a"}, {"b", "a"}, {"c", "a"}, {"d", "d"}, {"e", "e"}, {"f", "e"}, {"g", "g"}};
+  EXPECT_EQ(read_csv(path("strong.csv")).rows, want_strong);
+  r = run("components --help");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("strongly_connected_components"), std::string::npos);
+}
+
+TEST_F(CliAlgorithms, KcoreWritesCoreNumbersAndRefusesWhatNetworkxRefuses) {
+  // A triangle a-b-c with a tail c-d, given once per edge: --undirected stores both directions.
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\nc a\nc d\n";
+  }
+  RunResult r = run("kcore " + q(file) + " --undirected -o " + q(path("core.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("largest core number 2"), std::string::npos) << r.out;
+  const std::vector<std::vector<std::string>> want = {
+      {"a", "2"}, {"b", "2"}, {"c", "2"}, {"d", "1"}};
+  EXPECT_EQ(read_csv(path("core.csv")).rows, want);
+  // Directed: degree = in + out over the one-way edges, the same numbers here.
+  r = run("kcore " + q(file) + " --directed -o " + q(path("dcore.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(read_csv(path("dcore.csv")).rows, want);
+  // Undirected mode needs both directions; self-loops are refused.
+  r = run("kcore " + q(file));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("not symmetric"), std::string::npos) << r.err;
+  {
+    std::ofstream f(file, std::ios::app);
+    f << "d d\n";
+  }
+  r = run("kcore " + q(file) + " --directed");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("self-loops"), std::string::npos) << r.err;
+}
+
+// vertex -> value of a networkx fixture (tests/fixtures/networkx).
+std::map<std::string, double> nx_fixture(const std::string& name) {
+  std::map<std::string, double> m;
+  const Csv c = read_csv(std::string(SPINDLE_SOURCE_DIR) + "/tests/fixtures/networkx/" + name);
+  for (const auto& row : c.rows) m[row[0]] = std::stod(row[1]);
+  return m;
+}
+
+TEST_F(CliAlgorithms, HitsAndKatzOutputsMatchNetworkx) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string karate = q(graph_path("karate.mtx"));
+  RunResult r = run("hits " + karate + " --precision double -o " + q(path("hits.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("converged yes"), std::string::npos) << r.out;
+  Csv hits = read_csv(path("hits.csv"));
+  ASSERT_EQ(hits.header, (std::vector<std::string>{"vertex", "hub", "authority"}));
+  const auto hubs = nx_fixture("karate.hits_hubs.csv");
+  const auto auth = nx_fixture("karate.hits_authorities.csv");
+  ASSERT_EQ(hits.rows.size(), 34u);
+  for (const auto& row : hits.rows) {
+    EXPECT_NEAR(std::stod(row[1]), hubs.at(row[0]), 1e-9) << row[0];
+    EXPECT_NEAR(std::stod(row[2]), auth.at(row[0]), 1e-9) << row[0];
+  }
+  r = run("katz " + karate + " --precision double -o " + q(path("katz.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv katz = read_csv(path("katz.csv"));
+  ASSERT_EQ(katz.header, (std::vector<std::string>{"vertex", "katz"}));
+  const auto want = nx_fixture("karate.katz.csv");
+  ASSERT_EQ(katz.rows.size(), 34u);
+  for (const auto& row : katz.rows) EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  // alpha above 1 / spectral radius: a warning (networkx raises), or a failure on request.
+  r = run("katz " + karate + " --alpha 0.5 --max-iter 50");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("did not converge"), std::string::npos) << r.err;
+  r = run("katz " + karate + " --alpha 0.5 --max-iter 50 --fail-on-nonconvergence -o " +
+          q(path("never.csv")));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_FALSE(std::filesystem::exists(path("never.csv")));
+}
+
+TEST_F(CliAlgorithms, BetweennessMatchesNetworkxExactAndWithItsSampledSources) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  const std::string karate = q(graph_path("karate.mtx"));
+  RunResult r = run("betweenness " + karate + " --batch 5 -o " + q(path("bc.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv bc = read_csv(path("bc.csv"));
+  ASSERT_EQ(bc.header, (std::vector<std::string>{"vertex", "betweenness"}));
+  auto want = nx_fixture("karate.betweenness.csv");
+  ASSERT_EQ(bc.rows.size(), 34u);
+  for (const auto& row : bc.rows) EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  // networkx's own sampled sources (k = 8, seed 42), given as a file.
+  {
+    std::ofstream f(path("sources.txt"));
+    for (const auto& [v, chosen] : nx_fixture("karate.betweenness_sampled_sources.csv")) {
+      if (chosen == 1.0) f << v << "\n";
+    }
+  }
+  r = run("betweenness " + karate + " --sources " + q(path("sources.txt")) + " -o " +
+          q(path("bcs.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("8 sources"), std::string::npos) << r.out;
+  want = nx_fixture("karate.betweenness_sampled.csv");
+  for (const auto& row : read_csv(path("bcs.csv")).rows) {
+    EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  }
+  // karate.mtx is symmetric: unnormalized scores count each unordered pair once.
+  r = run("betweenness " + karate + " --no-normalize --endpoints -o " + q(path("raw.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  want = nx_fixture("karate.betweenness_endpoints_raw.csv");
+  for (const auto& row : read_csv(path("raw.csv")).rows) {
+    EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
+  }
+  r = run("betweenness " + karate + " -k 3 --sources " + q(path("sources.txt")));
+  EXPECT_EQ(r.rc, 2);
+}
+
+TEST_F(CliAlgorithms, JaccardScoresEveryEdgeOrTheListedPairs) {
+  // Path a - b - c given once per edge, read as undirected.
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nb c\n";
+    std::ofstream pairs(path("pairs.txt"));
+    pairs << "# candidates\na c\nc,b\n";
+  }
+  RunResult r = run("jaccard " + q(file) + " --undirected -o " + q(path("j.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Csv j = read_csv(path("j.csv"));
+  ASSERT_EQ(j.header, (std::vector<std::string>{"u", "v", "jaccard"}));
+  EXPECT_EQ(j.rows, (std::vector<std::vector<std::string>>{{"a", "b", "0"}, {"b", "c", "0"}}));
+  r = run("jaccard " + q(file) + " --undirected --pairs " + q(path("pairs.txt")) + " -o " +
+          q(path("p.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(read_csv(path("p.csv")).rows,
+            (std::vector<std::vector<std::string>>{{"a", "c", "1"}, {"c", "b", "0"}}));
+  // A directed graph is refused (networkx's jaccard_coefficient is for undirected graphs).
+  r = run("jaccard " + q(file));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("not symmetric"), std::string::npos) << r.err;
+}
+
 TEST_F(CliAlgorithms, SsspOnRandomWeightedEdgeListMatchesDijkstra) {
   std::mt19937_64 rng(77);
   const int n = 60;

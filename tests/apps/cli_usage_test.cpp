@@ -10,8 +10,8 @@ namespace spindle::test {
 namespace {
 
 const std::vector<std::string> kCommands = {
-    "info", "convert", "generate", "pagerank", "power-iteration",
-    "gcn",  "bfs",     "sssp",     "triangles"};
+    "info", "convert", "generate", "pagerank", "power-iteration", "gcn", "bfs", "sssp",
+    "triangles", "components", "kcore", "hits", "katz"};
 
 using CliUsage = CliTest;
 
