@@ -169,8 +169,8 @@ void read_spg_as(ReadResult& out, const std::string& path, const ReadOptions& o,
   visit_value(value_dtype, [&](auto v) {
     using V = decltype(v);
     SpgResult<I, V> r = read_spg<I, V>(path, so);
-    out.labels = std::move(r.labels);
-    out.labels_are_integers = r.header.labels_are_integers || out.labels.empty();
+    out.labels_are_integers = r.header.labels_are_integers || r.labels.empty();
+    if (!r.labels.empty()) out.labels = std::move(r.labels);
     out.graph = PyGraph{std::move(r.graph)};
   });
 }

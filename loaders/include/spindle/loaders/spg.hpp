@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "spindle/coo_builder.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/loaders/atomic_file.hpp"
 #include "spindle/types.hpp"
