@@ -46,6 +46,10 @@ inline const char* section_name(int s) {
 // header in blocks of kHashBlock bytes, each hashed on its own (so threads can share the work)
 // and folded in order.
 constexpr std::size_t kHashBlock = std::size_t{256} << 10;
+// Blocks start at kHeaderBytes + b * kHashBlock; with both multiples of kAlign (and of any value's
+// size) and sections kAlign-aligned, no index or value straddles two blocks.
+static_assert(kHashBlock % kAlign == 0 && kHeaderBytes % kAlign == 0 && kAlign % 8 == 0,
+              "hash blocks must not split a section's elements");
 
 inline std::uint64_t load64(const char* p) noexcept {
   std::uint64_t v;

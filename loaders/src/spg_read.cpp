@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -233,8 +234,8 @@ std::uint64_t copy_and_hash(const char* file, const Layout& L, char* const dest[
       std::memcpy(out, file + s_lo, static_cast<std::size_t>(s_hi - s_lo));
       if constexpr (!is_pattern_v<V>) {
         if (s == kValues && check_finite) {
-          // The block's values are in cache now; a partial value at either end is checked by
-          // the block holding its first byte.
+          // The block's values are in cache now. No value straddles two blocks: sections start
+          // on kAlign boundaries and blocks are multiples of it (static_assert in spg_layout.hpp).
           const std::uint64_t first = (s_lo - L.offset[s] + sizeof(V) - 1) / sizeof(V);
           const std::uint64_t last = (s_hi - L.offset[s]) / sizeof(V);
           const V* vals = reinterpret_cast<const V*>(dest[s]);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mapped_file.hpp"
@@ -119,16 +120,19 @@ void write_spg(AtomicFileWriter& out, const Graph<I, V>& g, const std::vector<st
   const auto blocks = static_cast<std::int64_t>((body + kHashBlock - 1) / kHashBlock);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(blocks));
   const int threads = detail::resolve_threads(o.threads);
+  // One staging block per thread, allocated here: nothing may allocate (and throw) inside the
+  // parallel region.
+  std::vector<char> bufs(static_cast<std::size_t>(threads) * kHashBlock);
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<char> buf(kHashBlock);
+    char* buf = bufs.data() + static_cast<std::size_t>(omp_get_thread_num()) * kHashBlock;
 #pragma omp for schedule(static)
     for (std::int64_t b = 0; b < blocks; ++b) {
       const std::uint64_t lo = kHeaderBytes + static_cast<std::uint64_t>(b) * kHashBlock;
       const std::uint64_t hi = std::min<std::uint64_t>(lo + kHashBlock, file_bytes);
-      gather(pieces, kSections, lo, hi, buf.data());
+      gather(pieces, kSections, lo, hi, buf);
       hashes[static_cast<std::size_t>(b)] =
-          block_hash(buf.data(), static_cast<std::size_t>(hi - lo), static_cast<std::uint64_t>(b));
+          block_hash(buf, static_cast<std::size_t>(hi - lo), static_cast<std::uint64_t>(b));
     }
   }
   std::uint64_t sum = fold_start(header);
