@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,13 @@ Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower) {
         continue;
       }
       ci.push_back(j);
+    }
+    // U holds each edge in both directions: up to 2 nnz(A) entries, which I must index.
+    if (ci.size() > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
+      throw InvalidArgument(
+          "triangles: the undirected graph of " + std::to_string(A.nnz()) +
+          " stored edges has more entries than int32 indices hold; read it with int64 "
+          "indices");
     }
     rp[i + 1] = static_cast<I>(ci.size());
   }

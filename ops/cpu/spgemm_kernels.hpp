@@ -424,8 +424,13 @@ void check_spgemm_output(std::int64_t entries, std::int64_t rows, std::int64_t c
         " " + what + ", more than the index type " + to_string(index_kind_of<I>()) + " holds (" +
         std::to_string(std::numeric_limits<I>::max()) + "); use int64 indices or a mask");
   }
-  const std::uint64_t bytes = static_cast<std::uint64_t>(entries) * (sizeof(I) + sizeof(T)) +
-                              (static_cast<std::uint64_t>(rows) + 1) * sizeof(I);
+  // Saturating: with int64 indices an entry count near 2^60 would wrap the product.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t offsets = (static_cast<std::uint64_t>(rows) + 1) * sizeof(I);
+  const std::uint64_t per_entry = sizeof(I) + sizeof(T);
+  const std::uint64_t bytes = static_cast<std::uint64_t>(entries) > (kMax - offsets) / per_entry
+                                  ? kMax
+                                  : static_cast<std::uint64_t>(entries) * per_entry + offsets;
   const std::uint64_t total = host_total_bytes();
   if (total != 0 && bytes > total) {
     throw OutOfMemory("sparse mxm: the " + shape + " product has " + std::to_string(entries) + " " +
