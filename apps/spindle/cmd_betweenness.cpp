@@ -29,7 +29,8 @@ int cmd_betweenness(const std::vector<std::string>& args) {
       "networkx scales it: normalized by the number of (s, t) pairs that could pass through a "
       "vertex (1 / ((N-1)(N-2))-style, N = n or n-1 without --endpoints; sampled sources and the "
       "others are scaled apart without --endpoints), or with --no-normalize the raw pair counts "
-      "extrapolated to n sources and halved on undirected graphs (a symmetric .mtx file or "
+      "extrapolated to n sources and halved on undirected graphs (a symmetric .mtx or .spg file, "
+      "or "
       "--undirected), as networkx does on an nx.Graph.");
   p.operand("FILE", "graph file: .mtx or an edge list (see 'spindle pagerank --help')", true);
   add_input_flags(p, "");
@@ -75,14 +76,19 @@ int cmd_betweenness(const std::vector<std::string>& args) {
     throw InvalidArgument("betweenness needs a square adjacency matrix, but " + in.name + " is " +
                           std::to_string(in.rows()) + " x " + std::to_string(in.cols()));
   }
-  opt.directed = !(io.undirected || in.header.symmetry != MmSymmetry::General);
+  const bool symmetric_file = in.header.symmetry != MmSymmetry::General ||
+                              (in.format == GraphFileFormat::Spg && in.spg_header.symmetric);
+  opt.directed = !(io.undirected || symmetric_file);
   opt.device = ex.device;
   if (auto file = p.get("sources")) {
     std::istringstream lines(read_text_file(input_path(*file)));
     std::string line;
     while (std::getline(lines, line)) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      if (line.empty() || line[0] == '#') continue;
+      // One id per line; blanks around it (spaces, tabs, a CR) are not part of it.
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos) continue;
+      line = line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+      if (line[0] == '#') continue;
       opt.sources.push_back(in.find_vertex(line, "--sources"));
     }
     if (opt.sources.empty()) throw InvalidArgument("--sources: " + *file + " names no vertex");

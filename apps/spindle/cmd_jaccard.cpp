@@ -19,21 +19,6 @@
 #include "vertex_io.hpp"
 
 namespace spindle::cli {
-namespace {
-
-// A CSV field as the vertex files write labels: quoted when it holds a comma, quote or line break.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
-
 int cmd_jaccard(const std::vector<std::string>& args) {
   ArgParser p("jaccard", "FILE [--pairs FILE] [options]",
               "Jaccard coefficients (networkx.jaccard_coefficient): for a pair (u, v), "
@@ -49,7 +34,9 @@ int cmd_jaccard(const std::vector<std::string>& args) {
            "pairs to score, one 'u v' or 'u,v' per line in the input's own ids ('#' comments)");
   p.group("Output");
   p.option("output", "FILE", "",
-           "write 'u,v,jaccard' for every pair in the order given ('-': standard output)", 'o');
+           "write 'u,v,jaccard' as CSV for every pair in the order given (a .csv name, or '-': "
+           "standard output, which then carries the CSV alone)",
+           'o');
   p.option("top", "K", "10", "print the first K pairs (0: none)");
   add_exec_flags(p, ExecFlags{true, false, false});
   p.section("Examples",
@@ -57,6 +44,11 @@ int cmd_jaccard(const std::vector<std::string>& args) {
             "  spindle jaccard friends.csv --undirected --pairs candidates.txt\n");
   if (!p.parse(args)) return 0;
   auto output = p.get("output");
+  if (output && *output != "-" && extension_of(*output) != ".csv") {
+    p.fail("jaccard writes CSV: -o must end in .csv or be '-' (got '" + *output + "')");
+  }
+  // Standard output then carries the CSV alone: the report is not printed.
+  if (output && *output == "-") set_report_enabled(false);
   const std::int64_t top = p.integer("top", 10, 0, std::int64_t{1} << 40);
   Execution ex = apply_exec_flags(p, ExecFlags{true, false, false});
   check_outputs(
@@ -81,7 +73,8 @@ int cmd_jaccard(const std::vector<std::string>& args) {
       std::istringstream words(line);
       std::string u, v, extra;
       if (!(words >> u) || u[0] == '#') continue;
-      if (!(words >> v) || (words >> extra)) {
+      // A third word may only start a comment.
+      if (!(words >> v) || ((words >> extra) && extra[0] != '#')) {
         throw ParseError(*file, number, "expected 'u v', got '" + line + "'");
       }
       pairs.emplace_back(in.find_vertex(u, "--pairs"), in.find_vertex(v, "--pairs"));

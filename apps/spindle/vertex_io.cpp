@@ -22,14 +22,14 @@
 
 namespace spindle::cli {
 
-namespace {
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+namespace {
 
 // TSV has no quoting: a tab, line break or backslash in a field is written as a backslash escape
 // (the "linear TSV" convention: \t \n \r \\).

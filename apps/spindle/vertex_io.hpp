@@ -26,6 +26,10 @@ struct VertexColumn {
   bool is_vertex_id = false;
 };
 
+/// A label as a CSV field: quoted (inner quotes doubled) when it holds a comma, quote or line
+/// break.
+std::string csv_field(const std::string& s);
+
 /// Formats of a per-vertex result file.
 enum class VertexFormat : std::uint8_t { Csv, Tsv, Json };
 

@@ -559,6 +559,14 @@ TEST_F(CliAlgorithms, BetweennessMatchesNetworkxExactAndWithItsSampledSources) {
   for (const auto& row : read_csv(path("raw.csv")).rows) {
     EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9);
   }
+  // The same graph as a .spg file keeps its symmetric flag, so the same undirected scaling.
+  ASSERT_EQ(run("convert " + karate + " " + q(path("k.spg"))).rc, 0);
+  r = run("betweenness " + q(path("k.spg")) + " --no-normalize --endpoints -o " +
+          q(path("raw_spg.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (const auto& row : read_csv(path("raw_spg.csv")).rows) {
+    EXPECT_NEAR(std::stod(row[1]), want.at(row[0]), 1e-9) << row[0];
+  }
   r = run("betweenness " + karate + " -k 3 --sources " + q(path("sources.txt")));
   EXPECT_EQ(r.rc, 2);
 }
@@ -570,7 +578,7 @@ TEST_F(CliAlgorithms, JaccardScoresEveryEdgeOrTheListedPairs) {
     std::ofstream f(file);
     f << "a b\nb c\n";
     std::ofstream pairs(path("pairs.txt"));
-    pairs << "# candidates\na c\nc,b\n";
+    pairs << "# candidates\n  a c # the two ends\nc,b\n";
   }
   RunResult r = run("jaccard " + q(file) + " --undirected -o " + q(path("j.csv")));
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -582,6 +590,14 @@ TEST_F(CliAlgorithms, JaccardScoresEveryEdgeOrTheListedPairs) {
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(read_csv(path("p.csv")).rows,
             (std::vector<std::vector<std::string>>{{"a", "c", "1"}, {"c", "b", "0"}}));
+  // '-o -': standard output carries the CSV alone; an output that is not .csv is refused.
+  r = run("jaccard " + q(file) + " --undirected -o -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "u,v,jaccard\na,b,0\nb,c,0\n");
+  r = run("jaccard " + q(file) + " --undirected -o " + q(path("j.json")));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(".csv"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("j.json")));
   // A directed graph is refused (networkx's jaccard_coefficient is for undirected graphs).
   r = run("jaccard " + q(file));
   EXPECT_EQ(r.rc, 1);
