@@ -20,6 +20,14 @@
 namespace spindle {
 namespace detail {
 
+/// True when A's structure equals its transpose's (every edge stored in both directions), as
+/// the undirected algorithms require. Builds and caches A's transpose.
+template <class I, class V>
+bool symmetric_structure(const Graph<I, V>& A) {
+  const Graph<I, V>& T = A.transpose();
+  return A.row_ptr() == T.row_ptr() && A.col_idx() == T.col_idx();
+}
+
 /// Iterations 1..max_iter of a loop whose stop test reads scalars the device computes, without
 /// the device ever waiting for that test. step(it) queues iteration it and returns its pending
 /// scalars (a PendingScalar or a struct of them: valid(), ready()); finish(k, pending) reads

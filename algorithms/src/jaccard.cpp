@@ -18,12 +18,6 @@
 namespace spindle {
 namespace {
 
-template <class I, class V>
-bool symmetric_structure(const Graph<I, V>& A) {
-  const Graph<I, V>& T = A.transpose();
-  return A.row_ptr() == T.row_ptr() && A.col_idx() == T.col_idx();
-}
-
 template <class G>
 std::vector<double> run(const G& A, const std::vector<std::pair<std::int64_t, std::int64_t>>& pairs,
                         const JaccardOptions& o, const Descriptor& desc) {
@@ -118,7 +112,7 @@ std::vector<double> jaccard_coefficient(
                              ")");
     }
   }
-  if (!symmetric_structure(A)) {
+  if (!detail::symmetric_structure(A)) {
     throw InvalidArgument(
         "jaccard_coefficient: the graph is not symmetric; Jaccard coefficients are defined on "
         "undirected graphs (store each edge in both directions)");

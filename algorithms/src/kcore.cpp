@@ -22,18 +22,6 @@ namespace {
 // Degrees and core numbers travel as doubles (exact integers far beyond any degree).
 using D = double;
 
-template <class I, class V>
-bool symmetric_structure(const Graph<I, V>& A) {
-  const Graph<I, V>& T = A.transpose();
-  const I* rp = A.row_ptr().data();
-  const I* tp = T.row_ptr().data();
-  const std::int64_t n = A.rows();
-  if (!std::equal(rp, rp + n + 1, tp)) return false;
-  const I* c = A.col_idx().data();
-  const I* tc = T.col_idx().data();
-  return std::equal(c, c + static_cast<std::int64_t>(rp[n]), tc);
-}
-
 template <class G>
 KCoreResult run(const G& A, const KCoreOptions& o, const Descriptor& desc) {
   const std::int64_t n = A.rows();
@@ -103,7 +91,7 @@ KCoreResult core_numbers(const Graph<I, V>& A, const KCoreOptions& options) {
                           " self-loops; core numbers are not defined with them (networkx refuses "
                           "them too): remove them first");
   }
-  if (!options.directed && !symmetric_structure(A)) {
+  if (!options.directed && !detail::symmetric_structure(A)) {
     throw InvalidArgument(
         "core_numbers: the graph is not symmetric; store an undirected graph in both directions "
         "(symmetrize it) or ask for directed core numbers (degree = in + out)");
