@@ -97,10 +97,8 @@ void for_each_row_block(const I* row_ptr, std::int64_t rows, F&& f, std::int64_t
   }
 }
 
-/// Calls f(i0, i1) for index ranges covering [0, n) (elementwise work of equal cost per index),
-/// kBlocksPerThread ranges per thread handed out dynamically: the cost per index is equal, but
-/// on a busy machine a thread's speed is not, and a static half each would make the join wait
-/// for the thread that shares its core.
+/// Calls f(i0, i1) for index ranges covering [0, n), statically split over the threads
+/// (elementwise work of equal cost per index).
 template <class F>
 void for_each_index_block(std::int64_t n, F&& f) {
   if (n <= 0) return;
@@ -109,9 +107,8 @@ void for_each_index_block(std::int64_t n, F&& f) {
     f(std::int64_t{0}, n);
     return;
   }
-  const std::int64_t blocks =
-      std::min<std::int64_t>(n / 4096 + 1, std::int64_t{threads} * kBlocksPerThread);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  const std::int64_t blocks = std::min<std::int64_t>(n / 4096 + 1, threads);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::int64_t i0 = n / blocks * b + std::min(b, n % blocks);
     const std::int64_t i1 = n / blocks * (b + 1) + std::min(b + 1, n % blocks);

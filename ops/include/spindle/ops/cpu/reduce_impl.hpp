@@ -24,10 +24,6 @@ namespace spindle::detail::cpu_kernels {
 /// order), so it must never depend on the machine: 4096 floats are 16 KiB, a block per L1.
 inline constexpr std::int64_t kReduceBlock = 4096;
 
-/// Blocks a thread takes at a time (64K elements): big enough that handing them out costs
-/// nothing measurable, small enough that a thread slowed by another process leaves its share.
-inline constexpr int kReduceGrab = 16;
-
 /// Lanes of the in-block partial sums for full vectors: eight independent accumulators (fixed by
 /// the element's offset in its block) let the loop vectorize while the order stays fixed.
 inline constexpr int kReduceLanes = 8;
@@ -41,10 +37,7 @@ T reduce_blocks(std::int64_t n, T identity, Combine combine, BlockFn block_fn) {
   std::vector<T> part(static_cast<std::size_t>(blocks), identity);
   std::vector<std::uint8_t> has(static_cast<std::size_t>(blocks), 0);
   const int threads = threads_for_work(n);
-  // Handed out a few blocks at a time rather than in one static slice per thread: on a busy
-  // machine a thread that shares its core does less of the work instead of holding up the join.
-  // The partials stay per block and are combined in block order, so the result is unchanged.
-#pragma omp parallel for schedule(dynamic, kReduceGrab) num_threads(threads) if (threads > 1)
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::int64_t i0 = b * kReduceBlock;
     const std::int64_t i1 = std::min(n, i0 + kReduceBlock);
