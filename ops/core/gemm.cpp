@@ -192,17 +192,17 @@ bool mxm_relu_project(DenseMatrix<T>& Z, const Graph<I, T>& A, const DenseMatrix
   return detail::cuda::mxm_relu_project(Z, A, B, bias, W, desc);
 }
 
-#define SPINDLE_FUSED_(T)                                                                        \
-  template bool gemm_relu_gemm_applies<T>(std::int64_t, std::int64_t, std::int64_t,             \
-                                          std::int64_t, const Descriptor&);                     \
-  template bool gemm_relu_gemm<T>(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix<T>&, \
-                                  const Vector<T>*, bool, const DenseMatrix<T>&,                 \
-                                  const Descriptor&);                                            \
+#define SPINDLE_FUSED_(T)                                                                         \
+  template bool gemm_relu_gemm_applies<T>(std::int64_t, std::int64_t, std::int64_t, std::int64_t, \
+                                          const Descriptor&);                                     \
+  template bool gemm_relu_gemm<T>(DenseMatrix<T>&, const DenseMatrix<T>&, const DenseMatrix<T>&,  \
+                                  const Vector<T>*, bool, const DenseMatrix<T>&,                  \
+                                  const Descriptor&);                                             \
   template bool mxm_relu_project<T, std::int32_t>(DenseMatrix<T>&, const Graph<std::int32_t, T>&, \
-                                                  const DenseMatrix<T>&, const Vector<T>&,       \
-                                                  const DenseMatrix<T>&, const Descriptor&);     \
+                                                  const DenseMatrix<T>&, const Vector<T>&,        \
+                                                  const DenseMatrix<T>&, const Descriptor&);      \
   template bool mxm_relu_project<T, std::int64_t>(DenseMatrix<T>&, const Graph<std::int64_t, T>&, \
-                                                  const DenseMatrix<T>&, const Vector<T>&,       \
+                                                  const DenseMatrix<T>&, const Vector<T>&,        \
                                                   const DenseMatrix<T>&, const Descriptor&);
 SPINDLE_FUSED_(float)
 SPINDLE_FUSED_(double)
