@@ -116,7 +116,8 @@ void generic_mxv(const Plan& plan, const GenericSemiring<T>& s, Vector<T>& w, co
     if (launch == nullptr) {
       throw InvalidArgument("generic CUDA kernels: this semiring has no swapped mxv (vxm)");
     }
-    record_launch(plan, OpKind::Mxv, MxvKernel::Generic);
+    // A vxm runs as an mxv over the transpose; the launch is recorded as the op planned.
+    record_launch(plan, plan.op == OpKind::Vxm ? OpKind::Vxm : OpKind::Mxv, MxvKernel::Generic);
     launch(s.codes, a, ctx.stream);
     SPINDLE_CUDA_CHECK_LAUNCH("generic mxv");
   });
