@@ -220,6 +220,10 @@ const char* to_string(SpgemmKernel k) {
       return "masked_gustavson";
     case SpgemmKernel::MaskedDot:
       return "masked_dot";
+    case SpgemmKernel::CudaRowwise:
+      return "cuda_rowwise";
+    case SpgemmKernel::CudaMaskedDot:
+      return "cuda_masked_dot";
   }
   return "?";
 }
@@ -244,7 +248,7 @@ std::optional<SddmmKernel> parse_sddmm_kernel(const std::string& name) {
   return parse_enum<SddmmKernel, static_cast<int>(SddmmKernel::Generic) + 1>(name);
 }
 std::optional<SpgemmKernel> parse_spgemm_kernel(const std::string& name) {
-  return parse_enum<SpgemmKernel, static_cast<int>(SpgemmKernel::MaskedDot) + 1>(name);
+  return parse_enum<SpgemmKernel, static_cast<int>(SpgemmKernel::CudaMaskedDot) + 1>(name);
 }
 std::optional<Device> parse_device(const std::string& name) {
   return parse_enum<Device, static_cast<int>(Device::Cuda) + 1>(name);

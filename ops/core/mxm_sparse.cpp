@@ -52,6 +52,23 @@ void check_shapes(const Graph<I, T>& C, const MatrixMask& mask, Accum accum,
   }
 }
 
+// Where the call runs: CUDA when asked (Unsupported when there is none), or Auto with a device
+// unless a CPU kernel is forced (the planner may still keep a small product on the CPU).
+Device spgemm_target(const Descriptor& desc) {
+  const SpgemmKernel k = desc.spgemm_kernel;
+  const bool cpu_kernel =
+      k != SpgemmKernel::Auto && k != SpgemmKernel::CudaRowwise && k != SpgemmKernel::CudaMaskedDot;
+  switch (desc.device) {
+    case Device::Cpu:
+      return Device::Cpu;
+    case Device::Cuda:
+      return resolve_device(Device::Cuda);
+    case Device::Auto:
+      break;
+  }
+  return !cpu_kernel && cuda_available() ? Device::Cuda : Device::Cpu;
+}
+
 template <class S, class I>
 SpgemmInfo make_info(const MatrixMask& mask, const SparseOperand<I, typename S::value_type>& A,
                      const SparseOperand<I, typename S::value_type>& B,
@@ -75,6 +92,12 @@ SpgemmInfo make_info(const MatrixMask& mask, const SparseOperand<I, typename S::
   info.mask_entries = mask.selected_entries();
   info.transpose_b_cached = B.transpose_cached;
   info.requested = desc.device;
+  info.target = spgemm_target(desc);
+  if (info.target == Device::Cuda) {
+    const DeviceCaps& caps = device_caps();
+    info.smem_per_block = caps.smem_per_block_optin;
+    info.device_memory = caps.global_mem_bytes;
+  }
   info.threads = cpu_kernels::threads_for_work(info.flops);
   if (info.masked && !info.mask_complemented) {
     // Each mask entry (i,j) intersects A(i,:) with B(:,j): a merge of both, or a search of the
@@ -212,11 +235,6 @@ Plan plan_for_mxm_sparse_builtin(const MatrixMask& mask,
                                  const SparseOperand<I, typename S::value_type>& B,
                                  const Descriptor& desc) {
   using T = typename S::value_type;
-  if (desc.device == Device::Cuda) {
-    SpgemmInfo info;
-    info.requested = Device::Cuda;
-    return plan_spgemm(info, desc);  // throws Unsupported
-  }
   Graph<I, T> none;
   check_shapes(none, mask, Accum::none(), A, B, Descriptor(desc).with_replace());
   return plan_call<S, I>(mask, A, B, desc).plan;
@@ -227,11 +245,7 @@ void mxm_sparse_builtin(Graph<I, typename S::value_type>& C, const MatrixMask& m
                         const SparseOperand<I, typename S::value_type>& A,
                         const SparseOperand<I, typename S::value_type>& B, const Descriptor& desc) {
   using T = typename S::value_type;
-  if (desc.device == Device::Cuda) {
-    SpgemmInfo info;
-    info.requested = Device::Cuda;
-    plan_spgemm(info, desc);  // throws Unsupported
-  }
+  if (desc.device == Device::Cuda) resolve_device(Device::Cuda);  // Unsupported without one
   check_shapes(C, mask, accum, A, B, desc);
   const std::int64_t m = A.rows;
   const std::int64_t n = B.cols;
@@ -258,13 +272,19 @@ void mxm_sparse_builtin(Graph<I, typename S::value_type>& C, const MatrixMask& m
     if (k == SpgemmKernel::GustavsonDense || k == SpgemmKernel::GustavsonHash) {
       check_lower_bound(a, b);
     }
+    const bool dot = k == SpgemmKernel::MaskedDot || k == SpgemmKernel::CudaMaskedDot;
+    if (k == SpgemmKernel::CudaRowwise) check_lower_bound(a, b);
     SparseOperand<I, T> bt_op;
     CsrView<I, T> bt;
-    if (k == SpgemmKernel::MaskedDot) {
+    if (dot) {
       bt_op = B.transpose();
       bt = view_of(bt_op);
     }
-    spgemm_cpu<S, I>(pc.plan, a, b, k == SpgemmKernel::MaskedDot ? &bt : nullptr, mv, pc.flops, t);
+    if (pc.plan.device == Device::Cuda) {
+      cuda::spgemm_cuda_host<T, I>(pc.plan, S::kind, a, b, dot ? &bt : nullptr, mv, t);
+    } else {
+      spgemm_cpu<S, I>(pc.plan, a, b, dot ? &bt : nullptr, mv, pc.flops, t);
+    }
   }
   C = apply_mask_accum(old, keep_old, t, mv, accum, desc.replace, m, n);
 }

@@ -44,7 +44,12 @@ struct SpgemmInfo {
   std::int64_t dot_cost = 0;
   bool transpose_b_cached = false;  ///< the dot form's B^T exists already
   Device requested = Device::Auto;
+  /// Where it runs: Cuda when requested, or Auto with a CUDA device (see plan_spgemm).
+  Device target = Device::Cpu;
   int threads = 1;
+  /// The CUDA device's opt-in shared memory per block and global memory (target Cuda).
+  std::int64_t smem_per_block = 0;
+  std::int64_t device_memory = 0;
 };
 
 /// Dense accumulators (values + a marker per column) up to this many bytes per thread are
@@ -69,9 +74,57 @@ inline constexpr std::int64_t kDenseAccumMaxBytes = std::int64_t{1} << 30;
 /// Algorithm 1000).
 inline constexpr double kDotCostRatio = 0.6;
 
+/// Device::Auto runs the sparse mxm on CUDA from this many products (Gustavson's multiply-adds)
+/// when a device is present. Below it the operands' upload, the result's download and a dozen
+/// launches (about 0.1-1 ms) exceed the CPU's time (about 1 ns per product per thread). A first
+/// estimate from those two costs, not a measured crossover.
+inline constexpr std::int64_t kCudaSpgemmMinProducts = std::int64_t{1} << 20;
+/// The CUDA dot form is chosen when its intersection cost is below this times the row-wise
+/// products. The row-wise form on CUDA tests the mask per product by a binary search, which
+/// makes its products dearer than on the CPU; taken as 1 until measured.
+inline constexpr double kCudaDotCostRatio = 1.0;
+
+/// The CUDA row-wise form's tuning (plan.params: items_per_worker = esc_max, tile = table_max,
+/// lanes_per_row = warp_min):
+/// ESC for rows of at most esc_max products (0: none), shared-memory hash tables up to
+/// table_max slots (0: none); rows beyond go to dense slabs of cols(C) values and bits.
+struct SpgemmRowwiseConfig {
+  int esc_max = 32;
+  int table_max = 8192;
+  /// Entries of A whose row of B has at least this many entries get a warp each, the others a
+  /// thread each (plan.params.lanes_per_row); 0: subgroups sized by B's mean row take A's
+  /// entries in turn.
+  std::int64_t warp_min = 32;
+};
+/// The row-wise form's warp_min (see SpgemmRowwiseConfig).
+inline constexpr int kCudaSpgemmWarpRow = 32;
+/// The largest shared-memory table of the row-wise form.
+inline constexpr int kCudaSpgemmTableMax = 8192;
+/// Rows of at most this many products run ESC in a warp.
+inline constexpr int kCudaSpgemmEscMax = 32;
+/// The dense slabs of the row-wise form take at most this share of the device's memory.
+inline constexpr std::int64_t kCudaSpgemmSlabShare = 8;
+
+/// Bytes of one dense slab: a value (numeric phase) and a bit per column of C.
+inline std::int64_t spgemm_slab_bytes(std::int64_t cols, std::int64_t value_bytes, bool values) {
+  return (values ? cols * value_bytes : 0) + (cols + 31) / 32 * 4;
+}
+
+/// The largest shared-memory table (slots, a power of two from 128 to kCudaSpgemmTableMax; 0:
+/// none) whose numeric form (a key of `key_bytes` and a value per slot, for one row) fits
+/// `smem_per_block` bytes.
+inline int spgemm_table_max(std::int64_t smem_per_block, std::int64_t key_bytes,
+                            std::int64_t value_bytes) {
+  const int tables[] = {kCudaSpgemmTableMax, 2048, 512, 128};
+  const std::int64_t groups[] = {1, 2, 4, 8};  // rows per block of each table's kernel
+  for (int t = 0; t < 4; ++t) {
+    if (tables[t] * groups[t] * (key_bytes + value_bytes) <= smem_per_block) return tables[t];
+  }
+  return 0;
+}
+
 /// The sparse mxm's plan: the forced kernel where it can run this call, else the rules above.
 /// Pure: depends only on its arguments.
-/// @throws Unsupported when info.requested is Device::Cuda.
 Plan plan_spgemm(const SpgemmInfo& info, const Descriptor& desc);
 
 /// Why kernel k cannot run this call ("" when it can).
@@ -127,5 +180,15 @@ void spgemm_cpu(const Plan& plan, const CsrView<I, typename S::value_type>& A,
                 const CsrView<I, typename S::value_type>& B,
                 const CsrView<I, typename S::value_type>* Bt, const MaskView<I>& mask,
                 const std::vector<std::int64_t>& flops, CsrArrays<I, typename S::value_type>& out);
+
+namespace cuda {
+/// Runs a CUDA plan (CudaRowwise, CudaMaskedDot) of the sparse mxm from host arrays: uploads
+/// the operands, runs plan.spgemm with the operators of semiring `kind`, downloads T into `out`
+/// (rows sorted). In builds without CUDA it throws Unsupported.
+template <class T, class I>
+void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& A,
+                      const CsrView<I, T>& B, const CsrView<I, T>* Bt, const MaskView<I>& mask,
+                      CsrArrays<I, T>& out);
+}  // namespace cuda
 
 }  // namespace spindle::detail

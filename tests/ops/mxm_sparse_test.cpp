@@ -378,16 +378,12 @@ TEST(MxmSparse, ShapeErrorsAndDevices) {
   EXPECT_NO_THROW(mxm(wrong,
                       MatrixMask::structural(to_graph<std::int32_t, float>(random_ref(4, 3, 2, 5))),
                       S{}, A, B2, Descriptor().with_replace()));
-  try {
-    mxm(C, S{}, A, B2, Descriptor().on(Device::Cuda));
-    FAIL() << "expected Unsupported";
-  } catch (const Unsupported& e) {
-    EXPECT_NE(std::string(e.what()).find("Device::Cpu"), std::string::npos) << e.what();
-  }
   const Plan p = plan_for_mxm<S>(MatrixMask{}, A, B2);
-  EXPECT_EQ(p.device, Device::Cpu);
-  EXPECT_NE(p.reason.find("no CUDA kernel"), std::string::npos) << p.reason;
-  EXPECT_THROW(plan_for_mxm<S>(MatrixMask{}, A, B2, Descriptor().on(Device::Cuda)), Unsupported);
+  EXPECT_EQ(p.device, Device::Cpu) << p.reason;  // a tiny product stays on the CPU
+  if (!cuda_available()) {
+    EXPECT_THROW(mxm(C, S{}, A, B2, Descriptor().on(Device::Cuda)), Unsupported);
+    EXPECT_THROW(plan_for_mxm<S>(MatrixMask{}, A, B2, Descriptor().on(Device::Cuda)), Unsupported);
+  }
 }
 
 TEST(MxmSparse, OutputMayAliasAnInputOrTheMask) {
@@ -593,12 +589,82 @@ TEST(MxmSparsePlanner, ForcedKernelsAndFallbacks) {
   info = info_of(10, std::int64_t{1} << 40, 100);
   p = detail::plan_spgemm(info, Descriptor().force(SpgemmKernel::GustavsonDense));
   EXPECT_EQ(p.spgemm, SpgemmKernel::GustavsonHash) << p.reason;
+}
+
+// The CUDA rules, planned for an H100-like device (no GPU needed).
+detail::SpgemmInfo cuda_info(std::int64_t rows, std::int64_t cols, std::int64_t flops) {
+  detail::SpgemmInfo info = info_of(rows, cols, flops);
+  info.requested = Device::Auto;
+  info.target = Device::Cuda;
+  info.max_row_flops = flops / std::max<std::int64_t>(rows, 1) * 8;
+  info.smem_per_block = 227 * 1024;
+  info.device_memory = std::int64_t{80} << 30;
+  return info;
+}
+
+TEST(MxmSparsePlanner, CudaRowwiseWithItsBinsAndSmallProductsOnTheCpu) {
+  detail::SpgemmInfo info = cuda_info(1 << 20, 1 << 20, std::int64_t{1} << 28);
+  Plan p = detail::plan_spgemm(info, {});
+  EXPECT_EQ(p.device, Device::Cuda) << p.reason;
+  EXPECT_EQ(p.spgemm, SpgemmKernel::CudaRowwise) << p.reason;
+  EXPECT_EQ(p.params.items_per_worker, detail::kCudaSpgemmEscMax);
+  EXPECT_EQ(p.params.tile, detail::kCudaSpgemmTableMax);
+  EXPECT_EQ(p.params.lanes_per_row, detail::kCudaSpgemmWarpRow);
+  // A device with 48 KB of shared memory per block gets 2048-slot tables at most.
+  info.smem_per_block = 48 * 1024;
+  EXPECT_EQ(detail::plan_spgemm(info, {}).params.tile, 2048);
+  // Auto keeps a small product on the CPU; asking for CUDA does not.
+  info = cuda_info(1000, 1000, 100000);
+  p = detail::plan_spgemm(info, {});
+  EXPECT_EQ(p.device, Device::Cpu) << p.reason;
+  EXPECT_NE(p.reason.find("products <"), std::string::npos) << p.reason;
   info.requested = Device::Cuda;
-  EXPECT_THROW(detail::plan_spgemm(info, {}), Unsupported);
+  EXPECT_EQ(detail::plan_spgemm(info, {}).device, Device::Cuda);
+  // A forced CPU kernel on a CUDA call falls back, and a CUDA kernel on a CPU call too.
+  p = detail::plan_spgemm(info, Descriptor().force(SpgemmKernel::GustavsonHash));
+  EXPECT_EQ(p.spgemm, SpgemmKernel::CudaRowwise) << p.reason;
+  EXPECT_NE(p.reason.find("CPU kernel"), std::string::npos) << p.reason;
+  p = detail::plan_spgemm(info_of(100, 100, 1000), Descriptor().force(SpgemmKernel::CudaRowwise));
+  EXPECT_EQ(p.device, Device::Cpu);
+  EXPECT_NE(p.reason.find("CUDA kernel"), std::string::npos) << p.reason;
+}
+
+TEST(MxmSparsePlanner, CudaDotFormForMasksAndDenseSlabLimits) {
+  detail::SpgemmInfo info = cuda_info(1 << 16, 1 << 16, std::int64_t{1} << 26);
+  info.masked = true;
+  info.mask_entries = 1 << 20;
+  info.dot_cost = std::int64_t{1} << 23;
+  info.transpose_b_cached = true;
+  Plan p = detail::plan_spgemm(info, {});
+  EXPECT_EQ(p.spgemm, SpgemmKernel::CudaMaskedDot) << p.reason;
+  p = detail::plan_spgemm(info, Descriptor().force(SpgemmKernel::CudaRowwise));
+  EXPECT_EQ(p.spgemm, SpgemmKernel::CudaRowwise);
+  EXPECT_TRUE(p.forced);
+  EXPECT_EQ(p.params.tile, detail::kCudaSpgemmTableMax);  // forcing keeps the bins' parameters
+  info.dot_cost = std::int64_t{1} << 27;
+  EXPECT_EQ(detail::plan_spgemm(info, {}).spgemm, SpgemmKernel::CudaRowwise);
+  info.mask_complemented = true;
+  p = detail::plan_spgemm(info, Descriptor().force(SpgemmKernel::CudaMaskedDot));
+  EXPECT_EQ(p.spgemm, SpgemmKernel::CudaRowwise);
+  EXPECT_NE(p.reason.find("complemented"), std::string::npos) << p.reason;
+  // Rows too long for shared memory over 2^40 columns need slabs no device holds: the dot form
+  // takes a plain mask, Auto goes to the CPU without one, and Device::Cuda is refused.
+  info = cuda_info(1 << 10, std::int64_t{1} << 40, std::int64_t{1} << 30);
+  p = detail::plan_spgemm(info, {});
+  EXPECT_EQ(p.device, Device::Cpu) << p.reason;
+  EXPECT_NE(p.reason.find("dense accumulator"), std::string::npos) << p.reason;
+  info.requested = Device::Cuda;
+  EXPECT_THROW(detail::plan_spgemm(info, {}), OutOfMemory);
+  info.masked = true;
+  info.dot_cost = std::int64_t{1} << 33;
+  EXPECT_EQ(detail::plan_spgemm(info, {}).spgemm, SpgemmKernel::CudaMaskedDot);
 }
 
 TEST(MxmSparsePlanner, KernelNamesRoundTrip) {
   for (const SpgemmKernel k : kKernels) {
+    EXPECT_EQ(parse_spgemm_kernel(to_string(k)), k);
+  }
+  for (const SpgemmKernel k : {SpgemmKernel::CudaRowwise, SpgemmKernel::CudaMaskedDot}) {
     EXPECT_EQ(parse_spgemm_kernel(to_string(k)), k);
   }
   EXPECT_EQ(parse_spgemm_kernel("nope"), std::nullopt);

@@ -97,6 +97,11 @@ enum class SpgemmKernel : std::uint8_t {
   MaskedDot,        ///< C(i,j) = A(i,:)·B(:,j) for each entry of the mask, B^T cached (Davis,
                     ///< Algorithm 1000: SuiteSparse:GraphBLAS, dot-product method; Azad et al.,
                     ///< Parallel triangle counting and enumeration using matrix algebra)
+  CudaRowwise,      ///< CUDA: rows binned by work; ESC in a warp for the shortest, shared-memory
+                    ///< hash tables, then dense slabs (Nagasaka et al., High-performance and
+                    ///< memory-saving sparse general matrix-matrix multiplication for NVIDIA
+                    ///< Pascal GPU); symbolic then numeric phase
+  CudaMaskedDot,    ///< CUDA: a thread per mask entry intersects A(i,:) with B^T(j,:)
 };
 
 const char* to_string(Device d);

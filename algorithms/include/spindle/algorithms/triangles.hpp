@@ -19,8 +19,8 @@ struct TriangleOptions {
   /// Also compute each vertex's local clustering coefficient (networkx `nx.clustering`,
   /// unweighted); implies the per-vertex counts.
   bool clustering = false;
-  /// Where the ops run. The sparse mxm has no CUDA kernel yet: Auto runs on the CPU, Cuda throws
-  /// Unsupported.
+  /// Where the ops run (Auto: CUDA when a device is present and the products are many). The
+  /// counts are exact on either.
   Device device = Device::Auto;
   /// Forces a sparse mxm kernel (Auto: the planner decides).
   SpgemmKernel kernel = SpgemmKernel::Auto;
@@ -51,7 +51,8 @@ struct TriangleResult {
 ///   - clustering(v) = 2 t(v) / (d(v) (d(v) - 1)) with d(v) the number of distinct neighbours
 ///     other than v (0 when d(v) < 2), divided in double as networkx does.
 /// The products are masked by L, so the planner skips all work outside it.
-/// @throws InvalidArgument on a non-square graph; Unsupported for Device::Cuda; OutOfMemory.
+/// @throws InvalidArgument on a non-square graph; Unsupported for Device::Cuda without a
+///         device; OutOfMemory.
 template <class I, class V>
 TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options = {});
 

@@ -119,9 +119,11 @@ Plan plan_for_mxm_sparse_builtin(const MatrixMask& mask,
 /// @param desc   transpose_a, transpose_b, replace, device, spgemm_kernel
 /// @throws DimensionMismatch on shape errors; InvalidArgument when the product has more entries
 ///         than the index type holds; OutOfMemory when its arrays exceed the host's memory (both
-///         checked before the output is allocated, the numbers in the message); Unsupported for
-///         desc.device == Device::Cuda (no CUDA kernel yet; Device::Auto runs on the CPU).
-/// Deterministic: results are bit-identical run to run, for any kernel and any thread count.
+///         checked before the output is allocated, the numbers in the message; on CUDA against
+///         the device's memory); Unsupported for desc.device == Device::Cuda without a device.
+/// Deterministic on the CPU: results are bit-identical run to run, for any kernel and any
+/// thread count. On CUDA, plus over floats in the row-wise form adds in the order the atomics
+/// land (docs/design/mxm_sparse.md); every other case is exact and repeatable.
 template <class S, class I, class VA, class VB>
 void mxm(Graph<I, typename S::value_type>& C, const MatrixMask& mask, Accum accum, S /*s*/,
          const Graph<I, VA>& A, const Graph<I, VB>& B, const Descriptor& desc = {}) {

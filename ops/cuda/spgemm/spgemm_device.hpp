@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// @file spgemm_device.hpp
+/// @brief The CUDA sparse x sparse mxm on device arrays (spgemm_kernels.cuh says how), and its
+/// host entry over host CSR arrays (spgemm_entry.cpp). Host-compilable: no kernels here.
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+
+#include "engine/src/cuda/device_buffer.hpp"
+#include "ops/core/spgemm.hpp"
+#include "spindle/plan.hpp"
+#include "spindle/semiring.hpp"
+
+namespace spindle::detail::cuda {
+
+/// A device CSR operand (v == nullptr: every entry is 1).
+template <class I, class T>
+struct SpgemmOperand {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t nnz = 0;
+  const I* rp = nullptr;
+  const I* ci = nullptr;
+  const T* v = nullptr;
+};
+
+/// The mask on the device (rp == nullptr: none).
+template <class I>
+struct SpgemmMaskOperand {
+  const I* rp = nullptr;
+  const I* ci = nullptr;
+  std::int64_t nnz = 0;
+  bool complement = false;
+};
+
+/// C on the device.
+struct SpgemmDeviceResult {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t nnz = 0;
+  DeviceBuffer rp;  ///< rows + 1 offsets of the index type
+  DeviceBuffer ci;
+  DeviceBuffer v;
+};
+
+/// What a run did: rows per bin (none, ESC, hash tables of 128 / 512 / 2048 / 8192 slots,
+/// dense slabs) in the numeric phase, and the dense slabs made.
+struct SpgemmRunInfo {
+  std::array<std::int64_t, 7> rows_per_bin{};
+  std::int64_t slabs = 0;
+};
+
+/// C = A ⊕.⊗ B on the device, restricted to the mask where one is given, by `kernel`
+/// (CudaRowwise or CudaMaskedDot; the dot form needs Bt = B^T and a mask that is not
+/// complemented). C's rows are sorted. Runs on `stream`, which must be the library's
+/// (context().stream: the workspaces are allocated and freed in its order), and returns when C
+/// is complete.
+/// @throws OutOfMemory with the bytes when C or the workspace cannot be allocated;
+///         InvalidArgument when C's entries exceed the index type.
+template <class T, class I>
+void spgemm_device(SpgemmKernel kernel, const SpgemmRowwiseConfig& config,
+                   const RuntimeSemiring<T>& s, T identity, const SpgemmOperand<I, T>& A,
+                   const SpgemmOperand<I, T>& B, const SpgemmOperand<I, T>* Bt,
+                   const SpgemmMaskOperand<I>& mask, SpgemmDeviceResult& C, cudaStream_t stream,
+                   SpgemmRunInfo* info = nullptr);
+
+}  // namespace spindle::detail::cuda
