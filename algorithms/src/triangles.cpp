@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "algorithms/src/undirected_pattern.hpp"
 #include "spindle/descriptor.hpp"
 #include "spindle/error.hpp"
 #include "spindle/matrix_mask.hpp"
@@ -20,50 +20,6 @@
 
 namespace spindle {
 namespace {
-
-// The pattern of A + A^T without its diagonal (`lower`: only entries j < i). Rows of A and of
-// its cached transpose are both sorted, so each row is a merge.
-template <class I, class V>
-Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower) {
-  const Graph<I, V>& At = A.transpose();
-  const std::int64_t n = A.rows();
-  const I* arp = A.row_ptr().data();
-  const I* aci = A.col_idx().data();
-  const I* trp = At.row_ptr().data();
-  const I* tci = At.col_idx().data();
-  std::vector<I> rp(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<I> ci;
-  ci.reserve(static_cast<std::size_t>(A.nnz()) * (lower ? 1 : 2));
-  for (std::int64_t i = 0; i < n; ++i) {
-    I p = arp[i];
-    I q = trp[i];
-    while (p < arp[i + 1] || q < trp[i + 1]) {
-      I j;
-      if (q >= trp[i + 1] || (p < arp[i + 1] && aci[p] < tci[q])) {
-        j = aci[p++];
-      } else if (p >= arp[i + 1] || tci[q] < aci[p]) {
-        j = tci[q++];
-      } else {
-        j = aci[p++];
-        ++q;
-      }
-      if (lower ? j >= i : j == i) {
-        if (lower) break;  // sorted: nothing below the diagonal follows
-        continue;
-      }
-      ci.push_back(j);
-    }
-    // U holds each edge in both directions: up to 2 nnz(A) entries, which I must index.
-    if (ci.size() > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
-      throw InvalidArgument(
-          "triangles: the undirected graph of " + std::to_string(A.nnz()) +
-          " stored edges has more entries than int32 indices hold; read it with int64 "
-          "indices");
-    }
-    rp[i + 1] = static_cast<I>(ci.size());
-  }
-  return Graph<I, Pattern>(static_cast<I>(n), static_cast<I>(n), std::move(rp), std::move(ci));
-}
 
 // The strictly lower part of U after relabelling the vertices by increasing degree (ties by id):
 // a triangle is then counted at its two lower-degree vertices, so the hubs' long rows are never
@@ -122,7 +78,7 @@ TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options) {
   using S = semiring::plus_pair<double>;  // counts, exact below 2^53
 
   TriangleResult r;
-  const Graph<I, Pattern> L = undirected_pattern(A, true);
+  const Graph<I, Pattern> L = detail::undirected_pattern(A, true, "triangles");
   r.edges = L.nnz();
   // Degrees in U: L's row plus column counts.
   const std::vector<I>& below = L.out_degrees();
@@ -135,7 +91,7 @@ TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options) {
   std::vector<I> rank;  // empty: vertices keep their ids
   Graph<I, Pattern> Lo = L;
   if (mean > 0 && static_cast<double>(max_degree) > kRelabelSkew * mean) {
-    Lo = degree_ordered_lower(undirected_pattern(A, false), rank);
+    Lo = degree_ordered_lower(detail::undirected_pattern(A, false, "triangles"), rank);
     r.degree_ordered = true;
   }
   // C1(c,b) for c > b: the triangles {a < b < c} with top c and middle b.

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 /// @file spgemm_cpu_bench.cpp
-/// @brief Sparse x sparse mxm and triangle counting on the CPU backend over a generated,
-/// symmetrized R-MAT graph: A·A (plus_times, fp32) and the triangle count with each kernel
-/// forced and with the planner's choice (median of R runs, wall and process CPU time).
+/// @brief Sparse x sparse mxm, triangle counting and the k-truss on the CPU backend over a
+/// generated, symmetrized R-MAT graph: A·A (plus_times, fp32) and the triangle count with each
+/// kernel forced and with the planner's choice, and the k-truss with the planner's choice
+/// (median of R runs, wall and process CPU time; the k-truss rows give its rounds of products
+/// and, as the result, its edges).
 ///
 /// Usage: spindle_bench_spgemm_cpu [--scale S] [--edge-factor E] [--seed X] [--threads T]
-///                                 [--runs R] [--no-square] [--directed]
-/// Defaults: scale 18, edge factor 16, seed 1, threads = OpenMP default, R = 3. --no-square
-/// skips A·A (its output is large at scale 20 and beyond). --directed keeps the generated
-/// directions (the graph `spindle generate rmat` writes) instead of symmetrizing; triangles() then
-/// counts over its undirected underlying graph as always.
+///                                 [--runs R] [--no-square] [--no-triangles] [--ktruss K,...]
+///                                 [--directed]
+/// Defaults: scale 18, edge factor 16, seed 1, threads = OpenMP default, R = 3, k-truss for
+/// k = 3. --no-square skips A·A (its output is large at scale 20 and beyond), --no-triangles the
+/// triangle counts; --ktruss 0 skips the k-truss. --directed keeps the generated directions (the
+/// graph `spindle generate rmat` writes) instead of symmetrizing; triangles() and k_truss() then
+/// work on its undirected underlying graph as always.
 
 #include <omp.h>
 #include <time.h>
@@ -23,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "spindle/algorithms/ktruss.hpp"
 #include "spindle/algorithms/triangles.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
@@ -66,6 +71,8 @@ int main(int argc, char** argv) {
   int runs = 3;
   bool square = true;
   bool directed = false;
+  bool triangles = true;
+  std::vector<std::int64_t> trusses = {3};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -87,6 +94,17 @@ int main(int argc, char** argv) {
       runs = std::max(1, std::atoi(next()));
     } else if (a == "--no-square") {
       square = false;
+    } else if (a == "--no-triangles") {
+      triangles = false;
+    } else if (a == "--ktruss") {
+      trusses.clear();
+      const std::string list = next();
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        const long long k = std::atoll(list.substr(at, comma - at).c_str());
+        if (k >= 2) trusses.push_back(k);
+        at = comma + 1;
+      }
     } else if (a == "--directed") {
       directed = true;
     } else {
@@ -125,6 +143,7 @@ int main(int argc, char** argv) {
   }
   for (const SpgemmKernel k :
        {SpgemmKernel::Auto, SpgemmKernel::MaskedDot, SpgemmKernel::MaskedGustavson}) {
+    if (!triangles) break;
     for (const bool per_vertex : {false, true}) {
       spindle::TriangleOptions o;
       o.device = spindle::Device::Cpu;
@@ -136,6 +155,17 @@ int main(int argc, char** argv) {
                   per_vertex ? "triangles per vertex" : "triangles total", spindle::to_string(k),
                   t.wall_ms, t.cpu_ms, static_cast<long long>(r.total));
     }
+  }
+  for (const std::int64_t k : trusses) {
+    spindle::KTrussOptions o;
+    o.device = spindle::Device::Cpu;
+    spindle::KTrussResult<I> r;
+    const Timing t = median_of(runs, [&] { r = spindle::k_truss(A, k, o); });
+    const std::string what =
+        "k-truss k=" + std::to_string(k) + ", " + std::to_string(r.rounds) + " rounds";
+    std::printf("%-28s %-18s %12.1f %12.1f %14lld\n", what.c_str(),
+                spindle::to_string(SpgemmKernel::Auto), t.wall_ms, t.cpu_ms,
+                static_cast<long long>(r.edges));
   }
   return 0;
 }

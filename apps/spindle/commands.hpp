@@ -30,6 +30,7 @@ int cmd_sssp(const std::vector<std::string>& args);
 int cmd_triangles(const std::vector<std::string>& args);
 int cmd_components(const std::vector<std::string>& args);
 int cmd_kcore(const std::vector<std::string>& args);
+int cmd_ktruss(const std::vector<std::string>& args);
 int cmd_hits(const std::vector<std::string>& args);
 int cmd_katz(const std::vector<std::string>& args);
 int cmd_betweenness(const std::vector<std::string>& args);
@@ -50,6 +51,7 @@ inline const std::vector<Command>& commands() {
       {"triangles", "triangle counts, per vertex, and clustering coefficients", cmd_triangles},
       {"components", "weakly (FastSV) or strongly connected components", cmd_components},
       {"kcore", "core numbers (k-core decomposition) by peeling", cmd_kcore},
+      {"ktruss", "the k-truss (networkx.k_truss) and truss numbers", cmd_ktruss},
       {"hits", "HITS hubs and authorities (networkx.hits)", cmd_hits},
       {"katz", "Katz centrality (networkx.katz_centrality)", cmd_katz},
       {"betweenness", "betweenness centrality, exact or sampled (Brandes)", cmd_betweenness},

@@ -487,6 +487,73 @@ TEST_F(CliAlgorithms, KcoreWritesCoreNumbersAndRefusesWhatNetworkxRefuses) {
   EXPECT_NE(r.err.find("self-loops"), std::string::npos) << r.err;
 }
 
+TEST_F(CliAlgorithms, KtrussWritesTheTrussEdgesInTheInputsIds) {
+  // Two triangles a-b-c and b-c-d sharing b-c (given in mixed directions, with a self-loop and a
+  // repeated edge), a pendant edge d-e and an isolated vertex f (a labelled edge list, so the
+  // self-loop f f makes f a vertex).
+  const std::string file = path("g.txt");
+  {
+    std::ofstream f(file);
+    f << "a b\nc b\na c\nb d\nd c\nc b\nd e\nb b\nf f\n";
+  }
+  RunResult r = run("ktruss " + q(file) + " --k 3 -o " + q(path("t3.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("3-truss: 5 edges on 4 vertices, of 6 undirected edges"), std::string::npos)
+      << r.out;
+  Csv t3 = read_csv(path("t3.csv"));
+  ASSERT_EQ(t3.header, (std::vector<std::string>{"u", "v"}));
+  const std::vector<std::vector<std::string>> want3 = {
+      {"a", "b"}, {"a", "c"}, {"b", "c"}, {"b", "d"}, {"c", "d"}};
+  EXPECT_EQ(t3.rows, want3);
+  // b-c is in two triangles, the others in one: the 4-truss needs two each and is empty.
+  r = run("ktruss " + q(file) + " --k 4 -o -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "u,v\n");
+  // k = 2: every edge (no self-loops); the report names the vertices that keep one.
+  r = run("ktruss " + q(file) + " --k 2 -o " + q(path("t2.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("6 edges on 5 vertices"), std::string::npos) << r.out;
+  EXPECT_EQ(read_csv(path("t2.csv")).rows.size(), 6u);
+  // Truss numbers: every edge of the graph.
+  r = run("ktruss " + q(file) + " --k 3 --truss-numbers -o " + q(path("n.csv")));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("largest truss number 3"), std::string::npos) << r.out;
+  Csv n = read_csv(path("n.csv"));
+  ASSERT_EQ(n.header, (std::vector<std::string>{"u", "v", "truss"}));
+  const std::vector<std::vector<std::string>> numbers = {{"a", "b", "3"}, {"a", "c", "3"},
+                                                         {"b", "c", "3"}, {"b", "d", "3"},
+                                                         {"c", "d", "3"}, {"d", "e", "2"}};
+  EXPECT_EQ(n.rows, numbers);
+  // Refusals: no --k, k below 2 (usage errors), an output that is not CSV; nothing written.
+  r = run("ktruss " + q(file));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--k"), std::string::npos) << r.err;
+  r = run("ktruss " + q(file) + " --k 1 -o " + q(path("never.csv")));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(">= 2"), std::string::npos) << r.err;
+  r = run("ktruss " + q(file) + " --k 3 -o " + q(path("t.json")));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("never.csv")));
+  EXPECT_FALSE(std::filesystem::exists(path("t.json")));
+  r = run("ktruss --help");
+  EXPECT_EQ(r.rc, 0);
+  for (const char* needle : {"networkx", "k - 2", "self-loops", "--truss-numbers", "u,v"}) {
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle;
+  }
+}
+
+TEST_F(CliAlgorithms, KtrussMatchesNetworkxOnKarate) {
+  if (!have_data()) GTEST_SKIP() << "no " << data_dir();
+  for (const char* k : {"3", "4", "5"}) {
+    const std::string out = path(std::string("karate") + k + ".csv");
+    RunResult r = run("ktruss " + q(graph_path("karate.mtx")) + " --k " + k + " -o " + q(out));
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(slurp(out), slurp(std::string(SPINDLE_SOURCE_DIR) +
+                                "/tests/fixtures/networkx/karate.k_truss_" + k + ".csv"))
+        << k;
+  }
+}
+
 // vertex -> value of a networkx fixture (tests/fixtures/networkx).
 std::map<std::string, double> nx_fixture(const std::string& name) {
   std::map<std::string, double> m;

@@ -326,7 +326,7 @@ TEST_F(CliAnswers, BfsAndSsspTakeTop) {
 
 TEST_F(CliAnswers, EveryHelpEndsWithExamples) {
   for (const char* cmd : {"info", "convert", "generate", "pagerank", "power-iteration", "gcn",
-                          "bfs", "sssp", "triangles", "bench"}) {
+                          "bfs", "sssp", "triangles", "ktruss", "bench"}) {
     RunResult r = run(std::string(cmd) + " --help");
     ASSERT_EQ(r.rc, 0) << cmd;
     const auto lines = lines_of(r.out);

@@ -10,9 +10,9 @@ namespace spindle::test {
 namespace {
 
 const std::vector<std::string> kCommands = {
-    "info",  "convert", "generate", "pagerank",    "power-iteration",
-    "gcn",   "bfs",     "sssp",     "triangles",   "components",
-    "kcore", "hits",    "katz",     "betweenness", "jaccard"};
+    "info", "convert", "generate",    "pagerank",   "power-iteration", "gcn",
+    "bfs",  "sssp",    "triangles",   "components", "kcore",           "ktruss",
+    "hits", "katz",    "betweenness", "jaccard"};
 
 using CliUsage = CliTest;
 

@@ -10,6 +10,7 @@
 #include "spindle/algorithms/jaccard.hpp"
 #include "spindle/algorithms/katz.hpp"
 #include "spindle/algorithms/kcore.hpp"
+#include "spindle/algorithms/ktruss.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/algorithms/sssp.hpp"
