@@ -520,7 +520,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     g = G.spindle_graph
     if g.nnz == 0:
         raise NotImplementedError("a graph without edges: networkx's ARPACK decides")
-    values = _values(G, G.weight)
+    values = _values(G, "weight")  # networkx's hits always reads the 'weight' attribute
     if values is not None and values.size and values.min() < 0:
         raise NotImplementedError("negative weights: networkx's ARPACK decides")
     start = None
@@ -530,7 +530,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
                 start.sum() <= 0:
             raise NotImplementedError("a start vector Spindle refuses: networkx decides")
     r = _hits(g, max_iter=max_iter, tol=tol, nstart=start, normalized=normalized,
-              weight=G.weight is not None, device=_device())
+              weight=_weighted(G, "weight"), device=_device())
     if not r.converged:
         raise NotImplementedError(
             f"spindle's power iteration did not converge in {max_iter} iterations: networkx's "
