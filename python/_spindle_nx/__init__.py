@@ -8,6 +8,9 @@ package, whose ``__init__`` loads the engine.
 
 _ONE_SOURCE = "Runs on Spindle's BFS (masked vxm) with one source."
 
+_COMPONENTS = "Spindle's FastSV components (min-label hooking by mxv/vxm)."
+_TRIANGLES = "Spindle's triangle count by masked sparse x sparse mxm (on the CPU)."
+
 _FUNCTIONS = {
     "pagerank": (
         "Spindle's 'networkx' PageRank preset: the same iteration as networkx's scipy "
@@ -42,6 +45,37 @@ _FUNCTIONS = {
     "is_connected": _ONE_SOURCE,
     "is_strongly_connected": "Runs on two of Spindle's BFS: over the graph and its transpose.",
     "node_connected_component": _ONE_SOURCE,
+    "connected_components": _COMPONENTS + " Components come in the order networkx finds them.",
+    "number_connected_components": _COMPONENTS,
+    "weakly_connected_components": _COMPONENTS + " Components come in networkx's order.",
+    "number_weakly_connected_components": _COMPONENTS,
+    "is_weakly_connected": _COMPONENTS,
+    "strongly_connected_components": (
+        "Spindle's trimming and forward/backward coloring (masked mxv/vxm). Only graphs with "
+        "one component run on Spindle: networkx yields several in its Tarjan search's order, "
+        "which nx.condensation's numbering takes over, so those graphs run in networkx."
+    ),
+    "number_strongly_connected_components": (
+        "Spindle's trimming and forward/backward coloring (masked mxv/vxm)."
+    ),
+    "triangles": _TRIANGLES,
+    "clustering": _TRIANGLES + " Undirected and unweighted only (networkx runs the others).",
+    "average_clustering": _TRIANGLES + " Undirected and unweighted only.",
+    "transitivity": _TRIANGLES + " Undirected graphs only.",
+    "core_number": "Spindle's level-synchronous peeling (one mxv per step).",
+    "hits": (
+        "Spindle's power iteration for the singular vectors networkx finds with ARPACK. Where "
+        "it does not converge within max_iter iterations (or the graph has no edges, or the "
+        "start vector is negative), networkx runs the call."
+    ),
+    "katz_centrality": "Spindle's Katz iteration: networkx's iteration, stop test and scaling.",
+    "jaccard_coefficient": (
+        "Spindle's SpMM over neighbour indicators; the pairs are computed at the call."
+    ),
+    "betweenness_centrality": (
+        "Spindle's Brandes with a batch of sources per SpMM, unweighted (networkx runs "
+        "weighted calls). With k, the sources are drawn by networkx's own seed.sample."
+    ),
 }
 
 

@@ -8,8 +8,11 @@ lifetime. Operations take semirings, masks and accumulators in GraphBLAS argumen
 :func:`apply`, :func:`reduce`, :func:`assign`); a planner picks a kernel per call from the
 graph's statistics and says why (:func:`plan_for_mxv`, :func:`explain`). The algorithms
 (:func:`pagerank`, :func:`power_iteration`, :func:`eigenvector_centrality`, :func:`bfs`,
-:func:`sssp`, :func:`gcn`) are written against those operations and return numpy arrays with
-their convergence report.
+:func:`sssp`, :func:`gcn`, :func:`weakly_connected_components`,
+:func:`strongly_connected_components`, :func:`triangles`, :func:`core_numbers`,
+:func:`jaccard_coefficient`, :func:`hits`, :func:`katz_centrality`,
+:func:`betweenness_centrality`) are written against those operations and return numpy arrays
+with their convergence report.
 
 Ranking a networkx graph::
 
@@ -56,6 +59,14 @@ from ._algorithms import (
     power_iteration,
     sssp,
 )
+from ._centrality import (
+    BetweennessResult,
+    HitsResult,
+    KatzResult,
+    betweenness_centrality,
+    hits,
+    katz_centrality,
+)
 from ._errors import (
     Cancelled,
     DeviceError,
@@ -72,6 +83,17 @@ from ._errors import (
 )
 from ._files import generate_rmat, generate_uniform, read, write
 from ._graph import Graph
+from ._structure import (
+    ComponentsResult,
+    JaccardResult,
+    KCoreResult,
+    TriangleResult,
+    core_numbers,
+    jaccard_coefficient,
+    strongly_connected_components,
+    triangles,
+    weakly_connected_components,
+)
 from ._ops import (
     Mask,
     Semiring,
@@ -156,6 +178,21 @@ __all__ = [
     "sssp",
     "SsspResult",
     "gcn",
+    "weakly_connected_components",
+    "strongly_connected_components",
+    "ComponentsResult",
+    "triangles",
+    "TriangleResult",
+    "core_numbers",
+    "KCoreResult",
+    "jaccard_coefficient",
+    "JaccardResult",
+    "hits",
+    "HitsResult",
+    "katz_centrality",
+    "KatzResult",
+    "betweenness_centrality",
+    "BetweennessResult",
     # machine
     "built_with_cuda",
     "cuda_available",

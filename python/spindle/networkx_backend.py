@@ -13,7 +13,12 @@ Dispatched: pagerank, eigenvector_centrality, eigenvector_centrality_numpy,
 single_source_shortest_path_length, single_target_shortest_path_length, bfs_layers,
 descendants_at_distance, single_source_dijkstra_path_length, dijkstra_path_length,
 single_source_bellman_ford_path_length, bellman_ford_path_length, descendants, ancestors,
-has_path, is_connected, is_strongly_connected, node_connected_component.
+has_path, is_connected, is_strongly_connected, node_connected_component, connected_components,
+number_connected_components, weakly_connected_components, number_weakly_connected_components,
+is_weakly_connected, strongly_connected_components, number_strongly_connected_components,
+triangles, clustering, average_clustering, transitivity (the last three undirected and
+unweighted), core_number, hits, katz_centrality, jaccard_coefficient, betweenness_centrality
+(unweighted; with k, networkx's own sampling of the sources).
 
 Configuration: ``nx.config.backends.spindle.device`` ('auto', 'cpu' or 'cuda') says where the
 engine runs.
@@ -31,6 +36,14 @@ from ._algorithms import bfs as _bfs
 from ._algorithms import eigenvector_centrality as _eigenvector_centrality
 from ._algorithms import pagerank as _pagerank
 from ._algorithms import sssp as _sssp
+from ._centrality import betweenness_centrality as _betweenness_centrality
+from ._centrality import hits as _hits
+from ._centrality import katz_centrality as _katz_centrality
+from ._structure import core_numbers as _core_numbers
+from ._structure import jaccard_coefficient as _jaccard_coefficient
+from ._structure import strongly_connected_components as _strongly_connected_components
+from ._structure import triangles as _triangles
+from ._structure import weakly_connected_components as _weakly_connected_components
 from ._errors import InvalidArgument
 
 __all__ = ["BackendInterface", "SpindleGraph"]
@@ -363,6 +376,244 @@ def node_connected_component(G, n):
     return {nodes[i] for i in np.flatnonzero(levels >= 0).tolist()}
 
 
+def _components(G, strong):
+    """The components of G as a list of sets of nodes, ordered by their first node in G's
+    order (the order networkx's connected_components and weakly_connected_components find
+    them in)."""
+    if strong:
+        r = _strongly_connected_components(G.spindle_graph, device=_device())
+    else:
+        r = _weakly_connected_components(G.spindle_graph, device=_device())
+    return r.components()
+
+
+def connected_components(G):
+    """networkx.connected_components (undirected graphs) on Spindle's FastSV components."""
+    return iter(_components(G, False))
+
+
+def number_connected_components(G):
+    """networkx.number_connected_components on Spindle's FastSV components."""
+    return _weakly_connected_components(G.spindle_graph, device=_device()).count
+
+
+def weakly_connected_components(G):
+    """networkx.weakly_connected_components (directed graphs) on Spindle's FastSV
+    components."""
+    return iter(_components(G, False))
+
+
+def number_weakly_connected_components(G):
+    """networkx.number_weakly_connected_components on Spindle's FastSV components."""
+    return _weakly_connected_components(G.spindle_graph, device=_device()).count
+
+
+def is_weakly_connected(G):
+    """networkx.is_weakly_connected (directed graphs) on Spindle's FastSV components."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _weakly_connected_components(G.spindle_graph, device=_device()).count == 1
+
+
+def strongly_connected_components(G):
+    """networkx.strongly_connected_components (directed graphs) on Spindle's trimming and
+    coloring, for a graph with one component (or none). networkx yields several in the order
+    of its Tarjan search (a reverse topological order that nx.condensation's numbering and
+    other callers take over), which Spindle's labels do not give: such graphs run in
+    networkx."""
+    components = _components(G, True)
+    if len(components) > 1:
+        raise NotImplementedError(
+            "several strongly connected components: networkx's order (its Tarjan search's) "
+            "cannot be reproduced, networkx runs it")
+    return iter(components)
+
+
+def number_strongly_connected_components(G):
+    """networkx.number_strongly_connected_components on Spindle's trimming and coloring."""
+    return _strongly_connected_components(G.spindle_graph, device=_device()).count
+
+
+def _nbunch(G, nodes):
+    """The nodes of a container that are in G, in its order (networkx's nbunch_iter)."""
+    try:
+        return [v for v in nodes if v in G]
+    except TypeError as err:
+        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes: {nodes}") from err
+
+
+def triangles(G, nodes=None):
+    """networkx.triangles (undirected graphs) on Spindle's masked sparse x sparse mxm: an int
+    for a single node, else {node: triangles through it}."""
+    r = _triangles(G.spindle_graph, per_vertex=True, device=_device())
+    counts = dict(zip(G.nodes, r.per_vertex.tolist()))
+    if nodes is None:
+        return counts
+    if nodes in G:
+        return counts[nodes]
+    return {v: counts[v] for v in _nbunch(G, nodes)}
+
+
+def clustering(G, nodes=None, weight=None):
+    """networkx.clustering for undirected graphs without weights on Spindle's triangle counts
+    (directed or weighted clustering runs in networkx)."""
+    if G.directed or weight is not None:
+        raise NotImplementedError("spindle computes undirected, unweighted clustering only")
+    r = _triangles(G.spindle_graph, clustering=True, device=_device())
+    # networkx gives the int 0 where a vertex has no triangle
+    values = [c if t else 0 for c, t in zip(r.clustering.tolist(), r.per_vertex.tolist())]
+    c = dict(zip(G.nodes, values))
+    if nodes is None:
+        return c
+    if nodes in G:
+        return c[nodes]
+    return {v: c[v] for v in _nbunch(G, nodes)}
+
+
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    """networkx.average_clustering (undirected, unweighted) on Spindle's triangle counts."""
+    c = clustering(G, nodes, weight=weight).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G):
+    """networkx.transitivity (undirected graphs) on Spindle's triangle counts: 3 x triangles
+    / connected triples, with degrees that leave self-loops out."""
+    if G.directed:
+        raise NotImplementedError("networkx's transitivity of a directed graph uses successors")
+    if len(G) == 0:
+        return 0
+    g = G.spindle_graph
+    r = _triangles(g, device=_device())
+    if r.total == 0:
+        return 0
+    d = g.out_degrees().astype(np.int64)
+    if g.stats()["self_loops"]:
+        rows = np.repeat(np.arange(len(G), dtype=np.int64), d)
+        d -= np.bincount(rows[g.indices == rows], minlength=len(G))
+    return 6 * r.total / int(np.sum(d * (d - 1)))
+
+
+def core_number(G):
+    """networkx.core_number on Spindle's peeling (in + out degree for a directed graph)."""
+    g = G.spindle_graph
+    if g.stats()["self_loops"]:
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
+        )
+    r = _core_numbers(g, directed=G.directed, device=_device())
+    return dict(zip(G.nodes, r.core.tolist()))
+
+
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """networkx.hits on Spindle's power iteration (networkx uses ARPACK for the same singular
+    vectors). A run that does not converge within max_iter power iterations, a graph without
+    edges (ARPACK fails on it) and a start vector Spindle refuses run in networkx, which decides
+    what happens."""
+    if len(G) == 0:
+        return {}, {}
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    g = G.spindle_graph
+    if g.nnz == 0:
+        raise NotImplementedError("a graph without edges: networkx's ARPACK decides")
+    values = _values(G, "weight")  # networkx's hits always reads the 'weight' attribute
+    if values is not None and values.size and values.min() < 0:
+        raise NotImplementedError("negative weights: networkx's ARPACK decides")
+    start = None
+    if nstart is not None:
+        start = np.array(list(nstart.values()), dtype=np.float64)  # by position, as networkx
+        if start.size != len(G) or not np.all(np.isfinite(start)) or start.min() < 0 or \
+                start.sum() <= 0:
+            raise NotImplementedError("a start vector Spindle refuses: networkx decides")
+    r = _hits(g, max_iter=max_iter, tol=tol, nstart=start, normalized=normalized,
+              weight=_weighted(G, "weight"), device=_device())
+    if not r.converged:
+        raise NotImplementedError(
+            f"spindle's power iteration did not converge in {max_iter} iterations: networkx's "
+            "ARPACK decides")
+    return dict(zip(G.nodes, r.hubs.tolist())), dict(zip(G.nodes, r.authorities.tolist()))
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None,
+                    normalized=True, weight=None):
+    """networkx.katz_centrality on Spindle (the same iteration, stop test and
+    normalization)."""
+    if len(G) == 0:
+        return {}
+    try:
+        b, per_vertex = float(beta), None
+    except (TypeError, ValueError, AttributeError) as err:
+        if set(beta) != set(G):
+            raise nx.NetworkXError("beta dictionary must have a value for every node") from err
+        b, per_vertex = 1.0, np.array([beta[v] for v in G.nodes], dtype=np.float64)
+    start = None
+    if nstart is not None:
+        if set(nstart) != set(G):
+            raise NotImplementedError("nstart without every node: networkx decides")
+        start = np.array([nstart[v] for v in G.nodes], dtype=np.float64)
+    r = _katz_centrality(G.spindle_graph, alpha, b if per_vertex is None else per_vertex,
+                         max_iter=max_iter, tol=tol, nstart=start, normalized=normalized,
+                         weight=_weighted(G, weight), device=_device())
+    if not r.converged:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    return dict(zip(G.nodes, r.centrality.tolist()))
+
+
+def _non_edges(G):
+    """networkx.non_edges of an undirected graph, in networkx's order (the same set
+    operations over the same nodes)."""
+    g = G.spindle_graph
+    indptr, indices, nodes_list = g.indptr, g.indices, G.nodes
+    nodes = set(G.nodes)
+    while nodes:
+        u = nodes.pop()
+        i = g.index_of(u)
+        nbrs = {nodes_list[j] for j in indices[indptr[i]:indptr[i + 1]].tolist()}
+        for v in nodes - nbrs:
+            yield (u, v)
+
+
+def jaccard_coefficient(G, ebunch=None):
+    """networkx.jaccard_coefficient (undirected graphs) on Spindle's SpMM over neighbour
+    indicators; the pairs are validated at the call and computed at once."""
+    if ebunch is None:
+        pairs = list(_non_edges(G))
+    else:
+        pairs = list(ebunch)
+        for u, v in pairs:
+            if u not in G:
+                raise nx.NodeNotFound(f"Node {u} not in G.")
+            if v not in G:
+                raise nx.NodeNotFound(f"Node {v} not in G.")
+    if not pairs:
+        return iter(())
+    r = _jaccard_coefficient(G.spindle_graph, pairs, device=_device())
+    return ((u, v, c) for (u, v), c in zip(pairs, r.coefficients.tolist()))
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
+                           seed=None):
+    """networkx.betweenness_centrality without weights on Spindle's batched Brandes. With k,
+    the sources are drawn exactly as networkx draws them (seed.sample(list(G), k) on the
+    random.Random networkx made of `seed`) and passed to Spindle."""
+    if _weighted(G, weight):
+        raise NotImplementedError("weighted betweenness runs in networkx")
+    if k == len(G):
+        k = None  # networkx's shortcut: the exact computation, no sampling
+    sources = None
+    if k is not None:
+        if not hasattr(seed, "sample"):
+            seed = nx.utils.create_py_random_state(seed)
+        sources = seed.sample(list(G.nodes), k)
+    r = _betweenness_centrality(G.spindle_graph, sources=sources, normalized=normalized,
+                                endpoints=endpoints, directed=G.directed, device=_device())
+    return dict(zip(G.nodes, r.centrality.tolist()))
+
+
 # --- arguments Spindle declines ----------------------------------------------------------------
 
 _FUNCTIONS = {
@@ -383,6 +634,22 @@ _FUNCTIONS = {
     "is_connected": is_connected,
     "is_strongly_connected": is_strongly_connected,
     "node_connected_component": node_connected_component,
+    "connected_components": connected_components,
+    "number_connected_components": number_connected_components,
+    "weakly_connected_components": weakly_connected_components,
+    "number_weakly_connected_components": number_weakly_connected_components,
+    "is_weakly_connected": is_weakly_connected,
+    "strongly_connected_components": strongly_connected_components,
+    "number_strongly_connected_components": number_strongly_connected_components,
+    "triangles": triangles,
+    "clustering": clustering,
+    "average_clustering": average_clustering,
+    "transitivity": transitivity,
+    "core_number": core_number,
+    "hits": hits,
+    "katz_centrality": katz_centrality,
+    "jaccard_coefficient": jaccard_coefficient,
+    "betweenness_centrality": betweenness_centrality,
 }
 
 
@@ -413,6 +680,15 @@ def _why_not(name, args, kwargs):
             return "a dangling dict is not supported (dangling rank follows personalization)"
     if name == "eigenvector_centrality" and a.get("nstart") is not None:
         return "nstart is not supported (Spindle starts from the uniform vector)"
+    if name in ("clustering", "average_clustering"):
+        if a.get("weight") is not None:
+            return "weighted clustering is not supported (Spindle counts triangles)"
+        if G.is_directed():
+            return "directed clustering is not supported (Spindle counts undirected triangles)"
+    if name == "transitivity" and G.is_directed():
+        return "transitivity of a directed graph is not supported"
+    if name == "betweenness_centrality" and a.get("k") == 0:
+        return "k=0 is not supported (networkx divides by k)"
     if name == "bfs_layers":
         sources = a.get("sources")
         try:

@@ -146,6 +146,7 @@ Device parse_device_name(const std::string& name);
 MxvKernel parse_mxv(const std::string& name);
 MxmKernel parse_mxm(const std::string& name);
 SddmmKernel parse_sddmm(const std::string& name);
+SpgemmKernel parse_spgemm(const std::string& name);
 /// Accum::none() for None, else the accumulator of that binary operator's name.
 Accum parse_accum(const nb::handle& accum);
 
@@ -165,5 +166,7 @@ void bind_graph(nb::module_& m);
 void bind_vector(nb::module_& m);
 void bind_ops(nb::module_& m);
 void bind_algorithms(nb::module_& m);
+void bind_structure(nb::module_& m);
+void bind_centrality(nb::module_& m);
 
 }  // namespace spindle::py

@@ -161,4 +161,6 @@ NB_MODULE(_core, m) {
   spindle::py::bind_vector(m);
   spindle::py::bind_ops(m);
   spindle::py::bind_algorithms(m);
+  spindle::py::bind_structure(m);
+  spindle::py::bind_centrality(m);
 }

@@ -62,6 +62,10 @@ SddmmKernel parse_sddmm(const std::string& name) {
   if (auto k = parse_sddmm_kernel(name)) return *k;
   return parse_enum(name, SddmmKernel::Auto, SddmmKernel::Cusparse, "sddmm kernel");
 }
+SpgemmKernel parse_spgemm(const std::string& name) {
+  if (auto k = parse_spgemm_kernel(name)) return *k;
+  return parse_enum(name, SpgemmKernel::Auto, SpgemmKernel::MaskedDot, "sparse mxm kernel");
+}
 
 Accum parse_accum(const nb::handle& accum) {
   if (accum.is_none()) return Accum::none();

@@ -190,7 +190,7 @@ def test_unsupported_calls_are_declined_cleanly():
     assert "weight functions" in w
     assert "several sources" in BackendInterface.can_run("bfs_layers", (G, [0, 3]), {})
     assert BackendInterface.can_run("bfs_layers", (G, [0, 0]), {}) is True
-    assert BackendInterface.can_run("hits", (G,), {}) is False
+    assert BackendInterface.can_run("closeness_centrality", (G,), {}) is False
     # with Spindle first in the priority list, what it declines runs in networkx
     with nx.config.backend_priority(algos=["spindle"]):
         assert nx.pagerank(MG) == nx.pagerank(MG, backend="networkx")

@@ -14,4 +14,5 @@
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/algorithms/power_iteration.hpp"
 #include "spindle/algorithms/sssp.hpp"
+#include "spindle/algorithms/triangles.hpp"
 #include "spindle/ops/gemm.hpp"
