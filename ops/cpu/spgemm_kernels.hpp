@@ -473,7 +473,12 @@ void spgemm_cpu(const Plan& plan, const CsrView<I, typename S::value_type>& A,
       k::run_rows<I>(rows, A.rows, B.cols, total_flops, inputs, out);
       return;
     }
+    case SpgemmKernel::CudaRowwise:
+    case SpgemmKernel::CudaMaskedDot:
+      break;
   }
+  throw InvalidArgument(std::string("sparse mxm: ") + to_string(plan.spgemm) +
+                        " is a CUDA kernel (planner bug: a CPU plan names it)");
 }
 
 }  // namespace spindle::detail
