@@ -296,7 +296,6 @@ int main(int argc, char** argv) {
   spindle::detail::SpgemmRowwiseConfig cfg;
   cfg.esc_max = spindle::detail::kCudaSpgemmEscMax;
   cfg.table_max = spindle::detail::spgemm_table_max(caps.smem_per_block_optin, 4, 4);
-  cfg.warp_min = spindle::detail::kCudaSpgemmWarpRow;
   std::FILE* jf = json.empty() ? nullptr : std::fopen(json.c_str(), "w");
   if (jf) std::fprintf(jf, "[\n");
   bool first = true;
@@ -392,19 +391,6 @@ int main(int argc, char** argv) {
       }
       row("A*A", s_ms, c_ms, static_cast<long long>(mine.nnz), check.c_str());
       mine = sc::SpgemmDeviceResult{};
-      // The same with warp_min 0 (subgroups sized by B's mean row for every entry of A).
-      spindle::detail::SpgemmRowwiseConfig sub = cfg;
-      sub.warp_min = 0;
-      try {
-        const double sub_ms = median_ms(runs, [&] {
-          mine = sc::SpgemmDeviceResult{};
-          sc::spgemm_device<float, I>(spindle::SpgemmKernel::CudaRowwise, sub, s, 0.0f, operand(dA),
-                                      operand(dA), nullptr, {}, mine, st);
-        });
-        row("A*A sub", sub_ms, c_ms, static_cast<long long>(mine.nnz), "warp_min 0");
-      } catch (const std::exception& e) {
-        std::printf("A*A sub failed: %s\n", e.what());
-      }
       mine = sc::SpgemmDeviceResult{};
       dA.release();
     }

@@ -121,7 +121,6 @@ std::string plan_spgemm_cuda(const SpgemmInfo& info, Plan* p) {
 void set_rowwise_params(const SpgemmInfo& info, Plan& p) {
   if (p.spgemm != SpgemmKernel::CudaRowwise) return;
   p.params.items_per_worker = kCudaSpgemmEscMax;
-  p.params.lanes_per_row = kCudaSpgemmWarpRow;
   p.params.tile = spgemm_table_max(info.smem_per_block, info.index == IndexKind::Int64 ? 8 : 4,
                                    value_bytes(info.value));
 }

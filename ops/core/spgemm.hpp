@@ -84,20 +84,13 @@ inline constexpr std::int64_t kCudaSpgemmMinProducts = std::int64_t{1} << 20;
 /// makes its products dearer than on the CPU; taken as 1 until measured.
 inline constexpr double kCudaDotCostRatio = 1.0;
 
-/// The CUDA row-wise form's tuning (plan.params: items_per_worker = esc_max, tile = table_max,
-/// lanes_per_row = warp_min):
+/// The CUDA row-wise form's tuning (plan.params: items_per_worker = esc_max, tile = table_max):
 /// ESC for rows of at most esc_max products (0: none), shared-memory hash tables up to
 /// table_max slots (0: none); rows beyond go to dense slabs of cols(C) values and bits.
 struct SpgemmRowwiseConfig {
   int esc_max = 32;
   int table_max = 8192;
-  /// Entries of A whose row of B has at least this many entries get a warp each, the others a
-  /// thread each (plan.params.lanes_per_row); 0: subgroups sized by B's mean row take A's
-  /// entries in turn.
-  std::int64_t warp_min = 32;
 };
-/// The row-wise form's warp_min (see SpgemmRowwiseConfig).
-inline constexpr int kCudaSpgemmWarpRow = 32;
 /// The largest shared-memory table of the row-wise form.
 inline constexpr int kCudaSpgemmTableMax = 8192;
 /// Rows of at most this many products run ESC in a warp.

@@ -100,22 +100,19 @@ detail::CsrView<I, T> view(const Graph<I, T>& g) {
   return {g.rows(), g.cols(), g.row_ptr().data(), g.col_idx().data(), g.value_ptr()};
 }
 
-// The row-wise form with its bins restricted: {esc_max, table_max, warp_min}.
+// The row-wise form with its bins restricted: {esc_max, table_max}.
 struct BinCase {
   int esc_max;
   int table_max;
-  int warp_min;
   const char* name;
 };
-constexpr BinCase kBinCases[] = {{32, 8192, 32, "all bins"},
-                                 {32, 8192, 0, "all bins, subgroups by B's mean row"},
-                                 {0, 0, 32, "dense slabs only"},
-                                 {0, 0, 0, "dense slabs only, subgroups"},
-                                 {32, 0, 4, "ESC + dense, warps from rows of 4"},
-                                 {0, 128, 32, "128-slot tables + dense"},
-                                 {0, 512, 32, "512-slot tables + dense"},
-                                 {0, 2048, 1, "2048-slot tables + dense, warps for every row"},
-                                 {0, 8192, 32, "tables only up to 8192"}};
+constexpr BinCase kBinCases[] = {{32, 8192, "all bins"},
+                                 {0, 0, "dense slabs only"},
+                                 {32, 0, "ESC + dense"},
+                                 {0, 128, "128-slot tables + dense"},
+                                 {0, 512, "512-slot tables + dense"},
+                                 {0, 2048, "2048-slot tables + dense"},
+                                 {0, 8192, "tables only up to 8192"}};
 
 // C = A ⊕.⊗ B by the CUDA host entry with the given bins, as a graph.
 template <class S, class I>
@@ -129,7 +126,6 @@ Graph<I, typename S::value_type> cuda_product(const Graph<I, typename S::value_t
   p.spgemm = SpgemmKernel::CudaRowwise;
   p.params.items_per_worker = bins.esc_max;
   p.params.tile = bins.table_max;
-  p.params.lanes_per_row = bins.warp_min;
   detail::CsrArrays<I, T> out;
   {
     cuda_test::PoisonOutputs poison;

@@ -609,7 +609,6 @@ TEST(MxmSparsePlanner, CudaRowwiseWithItsBinsAndSmallProductsOnTheCpu) {
   EXPECT_EQ(p.spgemm, SpgemmKernel::CudaRowwise) << p.reason;
   EXPECT_EQ(p.params.items_per_worker, detail::kCudaSpgemmEscMax);
   EXPECT_EQ(p.params.tile, detail::kCudaSpgemmTableMax);
-  EXPECT_EQ(p.params.lanes_per_row, detail::kCudaSpgemmWarpRow);
   // A device with 48 KB of shared memory per block gets 2048-slot tables at most.
   info.smem_per_block = 48 * 1024;
   EXPECT_EQ(detail::plan_spgemm(info, {}).params.tile, 2048);

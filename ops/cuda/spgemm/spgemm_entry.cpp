@@ -82,7 +82,6 @@ void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& 
   SpgemmRowwiseConfig cfg;  // the plan's (plan_spgemm always sets both)
   cfg.esc_max = static_cast<int>(plan.params.items_per_worker);
   cfg.table_max = plan.params.tile;
-  cfg.warp_min = plan.params.lanes_per_row;
   const RuntimeSemiring<T> s = runtime_semiring<T>(kind);
   const T identity = visit_semiring<T>(kind, [](auto S) { return decltype(S)::identity(); });
   SpgemmDeviceResult c;

@@ -285,66 +285,31 @@ __device__ __forceinline__ std::int64_t hash_insert(K* keys, std::int64_t size, 
   }
 }
 
-/// Calls f(ka, kb) for every product A(i,ka) * B(k,kb) of row i, the group's threads sharing
-/// them. warp_min > 0: entries of A whose row of B has at least warp_min entries get a warp each
-/// (lanes striding B's row), the others a thread each (walking B's row alone), so a hub's long
-/// row does not leave most of the group idle. warp_min == 0: subgroups of 2^log2_lanes threads
-/// take A's entries in turn and stride over B's row.
-template <int kGroup, class I, class T, class F>
-__device__ __forceinline__ void for_each_product(const Csr<I, T>& A, const Csr<I, T>& B,
-                                                 std::int64_t i, int log2_lanes,
-                                                 std::int64_t warp_min, int gt, F&& f) {
-  const std::int64_t a0 = A.rp[i];
-  const std::int64_t a1 = A.rp[i + 1];
-  if (warp_min <= 0) {
-    const int lanes = 1 << log2_lanes;
-    const int sub = gt >> log2_lanes;
-    const int subs = kGroup >> log2_lanes;
-    const int lane = gt & (lanes - 1);
-    for (std::int64_t ka = a0 + sub; ka < a1; ka += subs) {
-      const std::int64_t k = A.ci[ka];
-      for (std::int64_t kb = B.rp[k] + lane; kb < B.rp[k + 1]; kb += lanes) f(ka, kb);
-    }
-    return;
-  }
-  for (std::int64_t ka = a0 + gt; ka < a1; ka += kGroup) {
-    const std::int64_t k = A.ci[ka];
-    const std::int64_t b0 = B.rp[k];
-    const std::int64_t b1 = B.rp[k + 1];
-    if (b1 - b0 >= warp_min) continue;
-    for (std::int64_t kb = b0; kb < b1; ++kb) f(ka, kb);
-  }
-  const int warp = gt >> 5;
-  const int lane = gt & 31;
-  constexpr int kWarps = kGroup >= 32 ? kGroup / 32 : 1;
-  for (std::int64_t ka = a0 + warp; ka < a1; ka += kWarps) {
-    const std::int64_t k = A.ci[ka];
-    const std::int64_t b0 = B.rp[k];
-    const std::int64_t b1 = B.rp[k + 1];
-    if (b1 - b0 < warp_min) continue;
-    for (std::int64_t kb = b0 + lane; kb < b1; kb += 32) f(ka, kb);
-  }
-}
-
 /// Adds the row's products to the table (keys, and values when kNumeric); returns the number
-/// of fresh keys this thread inserted.
+/// of fresh keys this thread inserted. Subgroups of `lanes` threads take A's entries in turn
+/// and stride over B's row.
 template <bool kNumeric, int kGroup, class I, class T, class K>
 __device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const Csr<I, T>& A,
                                        const Csr<I, T>& B, const Mask<I>& M, std::int64_t i,
                                        K* keys, T* vals, std::int64_t size, int log2_lanes,
-                                       std::int64_t warp_min, int gt) {
+                                       int gt) {
+  const int lanes = 1 << log2_lanes;
+  const int sub = gt >> log2_lanes;
+  const int subs = kGroup >> log2_lanes;
+  const int lane = gt & (lanes - 1);
   std::int64_t fresh_count = 0;
-  for_each_product<kGroup>(
-      A, B, i, log2_lanes, warp_min, gt, [&](std::int64_t ka, std::int64_t kb) {
-        const std::int64_t j = B.ci[kb];
-        if (!mask_allows(M, i, j)) return;
-        bool fresh = false;
-        const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
-        fresh_count += fresh ? 1 : 0;
-        if constexpr (kNumeric) {
-          atomic_add_op(s.add_code, vals + h, s.mul(value_of(A, ka), value_of(B, kb)));
-        }
-      });
+  for (std::int64_t ka = A.rp[i] + sub; ka < A.rp[i + 1]; ka += subs) {
+    const std::int64_t k = A.ci[ka];
+    const T a = kNumeric ? value_of(A, ka) : T(0);
+    for (std::int64_t kb = B.rp[k] + lane; kb < B.rp[k + 1]; kb += lanes) {
+      const std::int64_t j = B.ci[kb];
+      if (!mask_allows(M, i, j)) continue;
+      bool fresh = false;
+      const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
+      fresh_count += fresh ? 1 : 0;
+      if constexpr (kNumeric) atomic_add_op(s.add_code, vals + h, s.mul(a, value_of(B, kb)));
+    }
+  }
   return fresh_count;
 }
 
@@ -381,7 +346,7 @@ template <bool kNumeric, int kGroup, int kBlock, class I, class T>
 __global__ void __launch_bounds__(kBlock)
     hash_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I, T> B, Mask<I> M,
                 const std::int64_t* rows, std::int64_t n_rows, int table, int log2_lanes,
-                std::int64_t warp_min, std::int64_t* counts, const I* crp, I* cci, T* cv) {
+                std::int64_t* counts, const I* crp, I* cci, T* cv) {
   using K = Key<I>;
   extern __shared__ __align__(16) unsigned char smem[];
   constexpr int kGroups = kBlock / kGroup;
@@ -403,8 +368,7 @@ __global__ void __launch_bounds__(kBlock)
   const std::int64_t i = live ? rows[w] : 0;
   std::int64_t fresh = 0;
   if (live) {
-    fresh = accumulate_row<kNumeric, kGroup>(s, A, B, M, i, keys, vals, table, log2_lanes, warp_min,
-                                             gt);
+    fresh = accumulate_row<kNumeric, kGroup>(s, A, B, M, i, keys, vals, table, log2_lanes, gt);
   }
   if constexpr (!kNumeric) {
     if (fresh != 0) atomicAdd(&fresh_total[g], static_cast<unsigned long long>(fresh));
@@ -438,15 +402,18 @@ inline constexpr int kDenseBlock = 512;
 template <bool kNumeric, class I, class T>
 __global__ void __launch_bounds__(kDenseBlock)
     dense_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I, T> B, Mask<I> M,
-                 const std::int64_t* rows, std::int64_t n_rows, int log2_lanes,
-                 std::int64_t warp_min, T* slab_vals, unsigned int* slab_bits, std::int64_t* counts,
-                 const I* crp, I* cci, T* cv) {
+                 const std::int64_t* rows, std::int64_t n_rows, int log2_lanes, T* slab_vals,
+                 unsigned int* slab_bits, std::int64_t* counts, const I* crp, I* cci, T* cv) {
   __shared__ unsigned int warp_sums[kDenseBlock / 32];
   __shared__ unsigned long long base;
   const std::int64_t cols = B.cols;
   const std::int64_t words = (cols + 31) / 32;
   T* vals = kNumeric ? slab_vals + static_cast<std::int64_t>(blockIdx.x) * cols : nullptr;
   unsigned int* bits = slab_bits + static_cast<std::int64_t>(blockIdx.x) * words;
+  const int lanes = 1 << log2_lanes;
+  const int sub = threadIdx.x >> log2_lanes;
+  const int subs = kDenseBlock >> log2_lanes;
+  const int lane = threadIdx.x & (lanes - 1);
   const int warp = threadIdx.x >> 5;
   const int wl = threadIdx.x & 31;
   // Each thread owns a contiguous run of words when reading the row back.
@@ -455,17 +422,17 @@ __global__ void __launch_bounds__(kDenseBlock)
   const std::int64_t w1 = w0 + per < words ? w0 + per : words;
   for (std::int64_t r = blockIdx.x; r < n_rows; r += gridDim.x) {
     const std::int64_t i = rows[r];
-    for_each_product<kDenseBlock>(A, B, i, log2_lanes, warp_min, static_cast<int>(threadIdx.x),
-                                  [&](std::int64_t ka, std::int64_t kb) {
-                                    const std::int64_t j = B.ci[kb];
-                                    if (!mask_allows(M, i, j)) return;
-                                    const unsigned int bit = 1u << (j & 31);
-                                    if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
-                                    if constexpr (kNumeric) {
-                                      atomic_add_op(s.add_code, vals + j,
-                                                    s.mul(value_of(A, ka), value_of(B, kb)));
-                                    }
-                                  });
+    for (std::int64_t ka = A.rp[i] + sub; ka < A.rp[i + 1]; ka += subs) {
+      const std::int64_t k = A.ci[ka];
+      const T a = kNumeric ? value_of(A, ka) : T(0);
+      for (std::int64_t kb = B.rp[k] + lane; kb < B.rp[k + 1]; kb += lanes) {
+        const std::int64_t j = B.ci[kb];
+        if (!mask_allows(M, i, j)) continue;
+        const unsigned int bit = 1u << (j & 31);
+        if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
+        if constexpr (kNumeric) atomic_add_op(s.add_code, vals + j, s.mul(a, value_of(B, kb)));
+      }
+    }
     __syncthreads();
     unsigned int mine = 0;
     for (std::int64_t x = w0; x < w1; ++x) mine += __popc(bits[x]);

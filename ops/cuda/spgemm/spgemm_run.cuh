@@ -99,8 +99,8 @@ inline int log2_ceil(std::int64_t x) {
 template <bool kNumeric, int kGroup, int kBlock, class I, class T>
 void launch_hash(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const Csr<I, T>& B,
                  const Mask<I>& M, const std::int64_t* rows, std::int64_t n, int table,
-                 int log2_lanes, std::int64_t warp_min, std::int64_t* counts, const I* crp, I* cci,
-                 T* cv, cudaStream_t st) {
+                 int log2_lanes, std::int64_t* counts, const I* crp, I* cci, T* cv,
+                 cudaStream_t st) {
   if (n == 0) return;
   constexpr int kGroups = kBlock / kGroup;
   const std::size_t smem = static_cast<std::size_t>(table) * kGroups *
@@ -109,8 +109,8 @@ void launch_hash(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, co
   SPINDLE_CUDA_CHECK(
       cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const int lanes = std::min(log2_lanes, log2_ceil(kGroup));
-  k<<<grid_for(n, kGroups), kBlock, smem, st>>>(s, identity, A, B, M, rows, n, table, lanes,
-                                                warp_min, counts, crp, cci, cv);
+  k<<<grid_for(n, kGroups), kBlock, smem, st>>>(s, identity, A, B, M, rows, n, table, lanes, counts,
+                                                crp, cci, cv);
   SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): hash rows");
 }
 
@@ -118,9 +118,9 @@ void launch_hash(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, co
 template <bool kNumeric, class I, class T>
 void run_bins(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const Csr<I, T>& B,
               const Mask<I>& M, const std::int64_t* lists, std::int64_t capacity,
-              const std::int64_t* n_bin, int log2_lanes, std::int64_t warp_min,
-              std::int64_t* counts, const I* crp, I* cci, T* cv, std::int64_t max_slabs,
-              std::int64_t device_free, cudaStream_t st, std::int64_t* slabs_made) {
+              const std::int64_t* n_bin, int log2_lanes, std::int64_t* counts, const I* crp, I* cci,
+              T* cv, std::int64_t max_slabs, std::int64_t device_free, cudaStream_t st,
+              std::int64_t* slabs_made) {
   using namespace spgemm;
   if (n_bin[kBinEsc] > 0) {
     esc_kernel<kNumeric, I, T><<<grid_for(n_bin[kBinEsc] * 32, 256), 256, 0, st>>>(
@@ -128,13 +128,13 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const
     SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): ESC rows");
   }
   launch_hash<kNumeric, 32, 256>(s, identity, A, B, M, lists + 2 * capacity, n_bin[2], bin_table(2),
-                                 log2_lanes, warp_min, counts, crp, cci, cv, st);
+                                 log2_lanes, counts, crp, cci, cv, st);
   launch_hash<kNumeric, 64, 256>(s, identity, A, B, M, lists + 3 * capacity, n_bin[3], bin_table(3),
-                                 log2_lanes, warp_min, counts, crp, cci, cv, st);
+                                 log2_lanes, counts, crp, cci, cv, st);
   launch_hash<kNumeric, 128, 256>(s, identity, A, B, M, lists + 4 * capacity, n_bin[4],
-                                  bin_table(4), log2_lanes, warp_min, counts, crp, cci, cv, st);
+                                  bin_table(4), log2_lanes, counts, crp, cci, cv, st);
   launch_hash<kNumeric, 512, 512>(s, identity, A, B, M, lists + 5 * capacity, n_bin[5],
-                                  bin_table(5), log2_lanes, warp_min, counts, crp, cci, cv, st);
+                                  bin_table(5), log2_lanes, counts, crp, cci, cv, st);
   const std::int64_t nd = n_bin[kBinDense];
   if (nd > 0) {
     const std::int64_t per = spgemm_slab_bytes(B.cols, sizeof(T), kNumeric);
@@ -159,7 +159,7 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const
     }
     const int lanes = std::min(log2_lanes, 5);
     dense_kernel<kNumeric, I, T><<<static_cast<unsigned>(slabs), kDenseBlock, 0, st>>>(
-        s, identity, A, B, M, lists + kBinDense * capacity, nd, lanes, warp_min, vals.as<T>(),
+        s, identity, A, B, M, lists + kBinDense * capacity, nd, lanes, vals.as<T>(),
         bits.as<unsigned int>(), counts, crp, cci, cv);
     SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dense rows");
     SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));  // the slabs die here
@@ -216,8 +216,8 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   auto n_sym = bin_rows<I>(m, products.as<std::int64_t>(), products.as<std::int64_t>(), B.cols, cfg,
                            lists.as<std::int64_t>(), st);
   run_bins<false, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_sym.data(), log2_lanes,
-                        cfg.warp_min, counts.as<std::int64_t>(), nullptr, nullptr, nullptr,
-                        max_slabs, static_cast<std::int64_t>(free_b), st, &slabs);
+                        counts.as<std::int64_t>(), nullptr, nullptr, nullptr, max_slabs,
+                        static_cast<std::int64_t>(free_b), st, &slabs);
   DeviceBuffer offsets = alloc((m + 1) * 8, "mxm (sparse, CUDA): C offsets (int64)");
   const std::int64_t total =
       exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
@@ -229,8 +229,8 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   auto n_num = bin_rows<I>(m, counts.as<std::int64_t>(), products.as<std::int64_t>(), B.cols, cfg,
                            lists.as<std::int64_t>(), st);
   run_bins<true, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_num.data(), log2_lanes,
-                       cfg.warp_min, nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(),
-                       max_slabs, static_cast<std::int64_t>(free_b), st, &slabs);
+                       nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(), max_slabs,
+                       static_cast<std::int64_t>(free_b), st, &slabs);
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
   if (info != nullptr) {
     for (int b = 0; b < spgemm::kBins; ++b) info->rows_per_bin[b] = n_num[b];
