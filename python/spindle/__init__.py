@@ -9,7 +9,7 @@ lifetime. Operations take semirings, masks and accumulators in GraphBLAS argumen
 graph's statistics and says why (:func:`plan_for_mxv`, :func:`explain`). The algorithms
 (:func:`pagerank`, :func:`power_iteration`, :func:`eigenvector_centrality`, :func:`bfs`,
 :func:`sssp`, :func:`gcn`, :func:`weakly_connected_components`,
-:func:`strongly_connected_components`, :func:`triangles`, :func:`core_numbers`,
+:func:`strongly_connected_components`, :func:`triangles`, :func:`k_truss`, :func:`core_numbers`,
 :func:`jaccard_coefficient`, :func:`hits`, :func:`katz_centrality`,
 :func:`betweenness_centrality`) are written against those operations and return numpy arrays
 with their convergence report.
@@ -87,9 +87,11 @@ from ._structure import (
     ComponentsResult,
     JaccardResult,
     KCoreResult,
+    KTrussResult,
     TriangleResult,
     core_numbers,
     jaccard_coefficient,
+    k_truss,
     strongly_connected_components,
     triangles,
     weakly_connected_components,
@@ -182,6 +184,8 @@ __all__ = [
     "strongly_connected_components",
     "ComponentsResult",
     "triangles",
+    "k_truss",
+    "KTrussResult",
     "TriangleResult",
     "core_numbers",
     "KCoreResult",

@@ -177,8 +177,9 @@ def triangles(G, *, per_vertex=False, clustering=False, device="auto", kernel="a
         Also count the triangles through every vertex.
     clustering : bool
         Also compute every vertex's local clustering coefficient (implies per_vertex).
-    device : 'auto' or 'cpu'
-        'cuda' raises spindle.Unsupported: the sparse x sparse mxm has no CUDA kernel yet.
+    device : 'auto', 'cpu' or 'cuda'
+        'auto' runs the products on CUDA when a device is present and they are many; the counts
+        are exact on either.
     kernel : str
         Force a sparse x sparse mxm kernel by name ('auto': the planner decides).
 
@@ -262,6 +263,72 @@ def core_numbers(G, *, directed=None, device="auto", mxv_kernel="auto", cancel=N
     d = g.directed if directed is None else bool(directed)
     r = _core._core_numbers(g._g, d, check_device_argument(device), mxv_kernel, cancel)
     return KCoreResult(r["core"], r["max_core"], r["steps"], g)
+
+
+@dataclass(frozen=True)
+class KTrussResult:
+    """What spindle.k_truss returns.
+
+    Attributes
+    ----------
+    first, second : numpy.ndarray (int64)
+        The truss's edges {first[e], second[e]} as internal positions, first < second.
+    vertices : numpy.ndarray (int64)
+        The vertices with an edge in the truss (the ones networkx.k_truss keeps), increasing.
+    rounds : int
+        Rounds of masked products the peeling took.
+    graph : spindle.Graph
+    """
+
+    first: np.ndarray
+    second: np.ndarray
+    vertices: np.ndarray
+    rounds: int
+    graph: Graph = field(default=None, repr=False, compare=False)
+
+    def edges(self):
+        """[(u, v)] in the graph's own vertex ids."""
+        ids = self.graph.vertex_ids
+        return [(_id(ids, u), _id(ids, v)) for u, v in
+                zip(self.first.tolist(), self.second.tolist())]
+
+    def nodes(self):
+        """The kept vertices in the graph's own vertex ids."""
+        ids = self.graph.vertex_ids
+        return [_id(ids, v) for v in self.vertices.tolist()]
+
+
+def k_truss(G, k, *, device="auto", kernel="auto", cancel=None):
+    """The k-truss, as networkx.k_truss computes it: the largest subgraph of the undirected
+    simple graph underlying G (either direction is an edge; self-loops and values ignored) in
+    which every edge lies in at least k - 2 triangles, and the vertices that keep an edge.
+
+    Supports are counted by masked sparse x sparse products (plus.pair), edges below k - 2 are
+    removed together, and the supports of the edges beside them are lowered by two masked
+    products per round until none is removed.
+
+    Parameters
+    ----------
+    G : spindle.Graph, scipy sparse matrix or networkx graph (square)
+    k : int, at least 2
+    device : 'auto', 'cpu' or 'cuda'
+    kernel : str
+        Forces the sparse mxm kernel of every product ('auto': the planner decides).
+    cancel : callable, optional
+        Called before every round (see spindle.pagerank).
+
+    Returns
+    -------
+    KTrussResult
+        ``first``, ``second``, ``vertices``, ``rounds``; ``edges()``, ``nodes()``.
+
+    Raises
+    ------
+    spindle.InvalidArgument for a non-square graph or k < 2.
+    """
+    g, _ = _as_graph(G, None)
+    r = _core._k_truss(g._g, int(k), check_device_argument(device), kernel, cancel)
+    return KTrussResult(r["first"], r["second"], r["vertices"], r["rounds"], g)
 
 
 @dataclass(frozen=True)

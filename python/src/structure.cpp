@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// @file structure.cpp
-/// @brief Connected components (weak and strong), triangle counts and clustering, core numbers
-/// and Jaccard coefficients. Each call releases the GIL; the iterative ones install the cancel
-/// hook, so Ctrl-C (and the caller's `cancel` callable) stops them between two rounds. Results
-/// come back as numpy arrays that took over the engine's storage.
+/// @brief Connected components (weak and strong), triangle counts and clustering, k-truss, core
+/// numbers and Jaccard coefficients. Each call releases the GIL; the iterative ones install the
+/// cancel hook, so Ctrl-C (and the caller's `cancel` callable) stops them between two rounds.
+/// Results come back as numpy arrays that took over the engine's storage.
 
 #include <nanobind/stl/string.h>
 
@@ -67,6 +67,47 @@ void bind_structure(nb::module_& m) {
       },
       nb::arg("G"), nb::arg("per_vertex"), nb::arg("clustering"), nb::arg("device"),
       nb::arg("kernel"));
+
+  m.def(
+      "_k_truss",
+      [](const PyGraph& G, std::int64_t k, const std::string& device, const std::string& kernel,
+         const nb::object& cancel) {
+        KTrussOptions o;
+        o.device = parse_device_name(device);
+        o.kernel = parse_spgemm(kernel);
+        o.cancel = cancel_hook(cancel.ptr());
+        std::vector<std::int64_t> first;
+        std::vector<std::int64_t> second;
+        std::vector<std::int64_t> vertices;
+        std::int64_t rounds = 0;
+        {
+          nb::gil_scoped_release release;
+          std::visit(
+              [&](const auto& g) {
+                const auto r = k_truss(g, k, o);
+                const auto& rp = r.truss.row_ptr();
+                const auto& ci = r.truss.col_idx();
+                for (std::int64_t u = 0; u < r.truss.rows(); ++u) {
+                  for (auto e = rp[u]; e < rp[u + 1]; ++e) {
+                    if (static_cast<std::int64_t>(ci[e]) > u) {
+                      first.push_back(u);
+                      second.push_back(ci[e]);
+                    }
+                  }
+                }
+                vertices.assign(r.vertices.begin(), r.vertices.end());
+                rounds = r.rounds;
+              },
+              G.g);
+        }
+        nb::dict d;
+        d["first"] = numpy_from(std::move(first));
+        d["second"] = numpy_from(std::move(second));
+        d["vertices"] = numpy_from(std::move(vertices));
+        d["rounds"] = rounds;
+        return d;
+      },
+      nb::arg("G"), nb::arg("k"), nb::arg("device"), nb::arg("kernel"), nb::arg("cancel").none());
 
   m.def(
       "_core_numbers",

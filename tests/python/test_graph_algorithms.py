@@ -62,6 +62,20 @@ def test_components_match_networkx_on_real_graphs(graphs_dir, name):
 
 
 @pytest.mark.parametrize("name", REAL_GRAPHS)
+def test_k_truss_matches_networkx_on_real_graphs(graphs_dir, name):
+    G, _ = oracle_graph(graphs_dir / name)
+    U = _undirected(G)
+    U.remove_edges_from(list(nx.selfloop_edges(U)))
+    for k in (2, 3, 4, 5):
+        ref = nx.k_truss(U, k)
+        r = spindle.k_truss(U, k)
+        assert {frozenset(e) for e in r.edges()} == {frozenset(e) for e in ref.edges()}, k
+        assert set(r.nodes()) == set(ref.nodes()), k
+    with pytest.raises(spindle.InvalidArgument):
+        spindle.k_truss(U, 1)
+
+
+@pytest.mark.parametrize("name", REAL_GRAPHS)
 def test_triangles_clustering_and_cores_match_networkx_on_real_graphs(graphs_dir, name):
     G, _ = oracle_graph(graphs_dir / name)
     U = _undirected(G)

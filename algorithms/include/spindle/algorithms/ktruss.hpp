@@ -18,8 +18,9 @@ struct KTrussOptions {
   /// Also compute the truss number of every edge (KTrussResult::truss_numbers). Costs the peeling
   /// of every truss up to the largest, not only the k-truss.
   bool truss_numbers = false;
-  /// Where the ops run. The sparse mxm has no CUDA kernel yet: Auto runs on the CPU, Cuda throws
-  /// Unsupported (once a product runs: k = 2 and graphs without edges need none).
+  /// Where the ops run (Auto: CUDA for products of 2^20 or more when a device is present). Cuda
+  /// without a device throws Unsupported once a product runs (k = 2 and graphs without edges
+  /// need none).
   Device device = Device::Auto;
   /// Forces the sparse mxm kernel of every product (Auto: the planner decides per product).
   SpgemmKernel kernel = SpgemmKernel::Auto;
