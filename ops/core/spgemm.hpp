@@ -182,6 +182,17 @@ template <class T, class I>
 void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& A,
                       const CsrView<I, T>& B, const CsrView<I, T>* Bt, const MaskView<I>& mask,
                       CsrArrays<I, T>& out);
+
+/// Instantiates spgemm_cuda_host for every value x index type (its definition and the stub's).
+#define SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_(T, I)                                     \
+  template void spgemm_cuda_host<T, I>(const Plan&, SemiringKind, const CsrView<I, T>&, \
+                                       const CsrView<I, T>&, const CsrView<I, T>*,      \
+                                       const MaskView<I>&, CsrArrays<I, T>&);
+#define SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_ALL_             \
+  SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_(float, std::int32_t)  \
+  SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_(float, std::int64_t)  \
+  SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_(double, std::int32_t) \
+  SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_(double, std::int64_t)
 }  // namespace cuda
 
 }  // namespace spindle::detail

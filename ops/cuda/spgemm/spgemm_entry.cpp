@@ -98,29 +98,6 @@ void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& 
   }
 }
 
-template void spgemm_cuda_host<float, std::int32_t>(const Plan&, SemiringKind,
-                                                    const CsrView<std::int32_t, float>&,
-                                                    const CsrView<std::int32_t, float>&,
-                                                    const CsrView<std::int32_t, float>*,
-                                                    const MaskView<std::int32_t>&,
-                                                    CsrArrays<std::int32_t, float>&);
-template void spgemm_cuda_host<float, std::int64_t>(const Plan&, SemiringKind,
-                                                    const CsrView<std::int64_t, float>&,
-                                                    const CsrView<std::int64_t, float>&,
-                                                    const CsrView<std::int64_t, float>*,
-                                                    const MaskView<std::int64_t>&,
-                                                    CsrArrays<std::int64_t, float>&);
-template void spgemm_cuda_host<double, std::int32_t>(const Plan&, SemiringKind,
-                                                     const CsrView<std::int32_t, double>&,
-                                                     const CsrView<std::int32_t, double>&,
-                                                     const CsrView<std::int32_t, double>*,
-                                                     const MaskView<std::int32_t>&,
-                                                     CsrArrays<std::int32_t, double>&);
-template void spgemm_cuda_host<double, std::int64_t>(const Plan&, SemiringKind,
-                                                     const CsrView<std::int64_t, double>&,
-                                                     const CsrView<std::int64_t, double>&,
-                                                     const CsrView<std::int64_t, double>*,
-                                                     const MaskView<std::int64_t>&,
-                                                     CsrArrays<std::int64_t, double>&);
+SPINDLE_INSTANTIATE_SPGEMM_CUDA_HOST_ALL_
 
 }  // namespace spindle::detail::cuda
