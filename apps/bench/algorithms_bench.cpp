@@ -113,12 +113,11 @@ const char* const kUsage =
     "         [--iters K] [--ktruss-k K] [--bc-sources K] [--bc-batch B] [--katz-alpha A]\n"
     "         [--jaccard-vertices V] [--no-check] [--json FILE]\n"
     "Every algorithm on a symmetrized R-MAT graph (int32, pattern): CPU and/or CUDA with the\n"
-    "planner's choices, on CUDA also with cuSPARSE forced where the engine has it, each GPU "
-    "result\n"
-    "checked against the CPU. Algorithms: wcc scc triangles clustering kcore ktruss bc hits katz\n"
-    "jaccard. Defaults: scale 22, edge factor 16, seed 1, device cuda if present else cpu, runs "
-    "3,\n"
-    "iters 20, ktruss-k 3, bc-sources 64, bc-batch 0 (the algorithm's), jaccard-vertices 64.";
+    "planner's choices, on CUDA also with cuSPARSE forced where the engine has it, each GPU\n"
+    "result checked against the CPU. Algorithms (LIST, comma-separated): wcc scc triangles\n"
+    "clustering kcore ktruss bc hits katz jaccard. Defaults: scale 22, edge factor 16, seed 1,\n"
+    "device cuda if present else cpu, runs 3, iters 20, ktruss-k 3, bc-sources 64, bc-batch 0\n"
+    "(the algorithm's), jaccard-vertices 64. The file comment says what each row measures.";
 
 struct Options {
   int scale = 22;
@@ -372,13 +371,18 @@ void bench(const Case<R>& c, const Options& o, std::vector<Row>& rows) {
   row.algorithm = c.title;
   row.device = "cuda";
   row.variant = "planner";
+  std::optional<R> r, base;
   try {
-    R r = timed(
+    r = timed(
         o.runs, [&] { return c.run(Device::Cuda, false); }, row.ms);
-    row.result = c.summary(r);
+    row.result = c.summary(*r);
     if (c.plan) row.variant += ": " + c.plan();
-    std::optional<R> base;
-    if (c.probe) {
+  } catch (const std::exception& e) {
+    row.error = e.what();
+    row.failed = true;
+  }
+  if (r && c.probe) {
+    try {
       const std::string why = c.probe();
       if (why.empty()) {
         base = timed(
@@ -388,24 +392,31 @@ void bench(const Case<R>& c, const Options& o, std::vector<Row>& rows) {
         row.baseline = "no equiv.";
         row.note = "no cuSPARSE equivalent: " + why;
       }
+    } catch (const std::exception& e) {
+      row.baseline = "error";
+      row.note = std::string("the cuSPARSE variant failed: ") + e.what();
+      row.failed = true;
     }
-    if (o.check) {
+  }
+  if (r && o.check) {
+    try {
       if (!ref) {
         const Clock::time_point t0 = Clock::now();
         ref = c.run(Device::Cpu, false);
         row.cpu_ref_ms = ms_since(t0);
       }
-      Check k = c.compare(r, *ref);
+      Check k = c.compare(*r, *ref);
       if (base) {
         const Check kb = c.compare(*base, *ref);
         if (!kb.ok) k = {false, "cuSPARSE: " + kb.text};
       }
       row.check = k.text;
-      row.failed = !k.ok;
+      row.failed = row.failed || !k.ok;
+    } catch (const std::exception& e) {
+      row.check = "no CPU reference";
+      row.error = std::string("CPU reference: ") + e.what();
+      row.failed = true;
     }
-  } catch (const std::exception& e) {
-    row.error = e.what();
-    row.failed = true;
   }
   rows.push_back(row);
 }
