@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// spindle bench <mxv|mxm|sddmm|gcn|pagerank|mm-parse|spg-load|pagerank-cpu> [options]: runs the
-// project's benchmark programs, which are built beside this binary
+// spindle bench <mxv|mxm|sddmm|gcn|pagerank|algorithms|mm-parse|spg-load|pagerank-cpu> [options]:
+// runs the project's benchmark programs, which are built beside this binary
 // (build/<preset>/bin/spindle_bench_*). They stay separate executables because the GPU ones reach
 // the backend's internals (forced launch parameters, cuSPARSE on the same device data) and are only
 // built with CUDA; `bench` gives them one front door and one help text. The program replaces this
@@ -36,6 +36,8 @@ const Bench kBenches[] = {
     {"gcn", "spindle_bench_gcn", "2-layer GCN inference end to end, --export for PyG (GPU)"},
     {"pagerank", "spindle_bench_pagerank",
      "GPU PageRank ms/iteration and whole run vs cuSPARSE SpMV (GPU)"},
+    {"algorithms", "spindle_bench_algorithms",
+     "every algorithm on R-MAT: CPU, GPU planner vs cuSPARSE, GPU checked against CPU"},
     {"pagerank-cpu", "spindle_bench_pagerank_cpu", "PageRank on the CPU backend"},
     {"mm-parse", "spindle_bench_mm_parse", "Matrix Market parse MB/s (1 and all threads)"},
     {"spg-load", "spindle_bench_spg_load",
