@@ -11,30 +11,11 @@
 
 #include "engine/src/cuda/device_buffer.hpp"
 #include "ops/core/spgemm.hpp"
+#include "spindle/cuda/device_views.hpp"
 #include "spindle/plan.hpp"
 #include "spindle/semiring.hpp"
 
 namespace spindle::detail::cuda {
-
-/// A device CSR operand (v == nullptr: every entry is 1).
-template <class I, class T>
-struct SpgemmOperand {
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::int64_t nnz = 0;
-  const I* rp = nullptr;
-  const I* ci = nullptr;
-  const T* v = nullptr;
-};
-
-/// The mask on the device (rp == nullptr: none).
-template <class I>
-struct SpgemmMaskOperand {
-  const I* rp = nullptr;
-  const I* ci = nullptr;
-  std::int64_t nnz = 0;
-  bool complement = false;
-};
 
 /// C on the device.
 struct SpgemmDeviceResult {
@@ -53,18 +34,18 @@ struct SpgemmRunInfo {
   std::int64_t slabs = 0;
 };
 
-/// C = A ⊕.⊗ B on the device, restricted to the mask where one is given, by `kernel`
-/// (CudaRowwise or CudaMaskedDot; the dot form needs Bt = B^T and a mask that is not
-/// complemented). C's rows are sorted. Runs on `stream`, which must be the library's
-/// (context().stream: the workspaces are allocated and freed in its order), and returns when C
-/// is complete.
+/// C = A ⊕.⊗ B on the device, restricted to the mask where one is given (MaskView holding
+/// device pointers; rp == nullptr: none), by `kernel` (CudaRowwise or CudaMaskedDot; the dot form
+/// needs Bt = B^T and a mask that is not complemented). Operands are the engine's device views
+/// (values == nullptr: every entry is 1). C's rows are sorted. Runs on `stream`, which must be
+/// the library's (context().stream: the workspaces are allocated and freed in its order), and
+/// returns when C is complete.
 /// @throws OutOfMemory with the bytes when C or the workspace cannot be allocated;
 ///         InvalidArgument when C's entries exceed the index type.
 template <class T, class I>
 void spgemm_device(SpgemmKernel kernel, const SpgemmRowwiseConfig& config,
-                   const RuntimeSemiring<T>& s, T identity, const SpgemmOperand<I, T>& A,
-                   const SpgemmOperand<I, T>& B, const SpgemmOperand<I, T>* Bt,
-                   const SpgemmMaskOperand<I>& mask, SpgemmDeviceResult& C, cudaStream_t stream,
-                   SpgemmRunInfo* info = nullptr);
+                   const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
+                   const DeviceCsr<I, T>& B, const DeviceCsr<I, T>* Bt, const MaskView<I>& mask,
+                   SpgemmDeviceResult& C, cudaStream_t stream, SpgemmRunInfo* info = nullptr);
 
 }  // namespace spindle::detail::cuda

@@ -22,7 +22,7 @@ struct Uploaded {
   DeviceBuffer rp;
   DeviceBuffer ci;
   DeviceBuffer v;
-  SpgemmOperand<I, T> op;
+  DeviceCsr<I, T> op;
 };
 
 template <class I, class T>
@@ -36,12 +36,12 @@ void upload(const CsrView<I, T>& m, bool values, const char* what, cudaStream_t 
   u.op.rows = m.rows;
   u.op.cols = m.cols;
   u.op.nnz = nnz;
-  u.op.rp = u.rp.template as<const I>();
-  u.op.ci = u.ci.template as<const I>();
+  u.op.row_ptr = u.rp.template as<const I>();
+  u.op.col_idx = u.ci.template as<const I>();
   if (values && m.v != nullptr) {
     u.v = DeviceBuffer(static_cast<std::size_t>(nnz) * sizeof(T), what);
     copy_to_device(u.v.get(), m.v, u.v.bytes(), st);
-    u.op.v = u.v.template as<const T>();
+    u.op.values = u.v.template as<const T>();
   }
 }
 
@@ -66,7 +66,7 @@ void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& 
   }
   DeviceBuffer mrp;
   DeviceBuffer mci;
-  SpgemmMaskOperand<I> m;
+  MaskView<I> m;  // on the device
   if (mask.present()) {
     const std::int64_t mnnz = mask.rp[A.rows];
     mrp =
@@ -76,7 +76,6 @@ void spgemm_cuda_host(const Plan& plan, SemiringKind kind, const CsrView<I, T>& 
     copy_to_device(mci.get(), mask.ci, mci.bytes(), st);
     m.rp = mrp.template as<const I>();
     m.ci = mci.template as<const I>();
-    m.nnz = mnnz;
     m.complement = mask.complement;
   }
   SpgemmRowwiseConfig cfg;  // the plan's (plan_spgemm always sets both)

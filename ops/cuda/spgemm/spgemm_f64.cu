@@ -4,12 +4,7 @@
 
 namespace spindle::detail::cuda {
 
-#define SPINDLE_INSTANTIATE_SPGEMM_(T, I)                                                 \
-  template void spgemm_device<T, I>(                                                      \
-      SpgemmKernel, const SpgemmRowwiseConfig&, const RuntimeSemiring<T>&, T,             \
-      const SpgemmOperand<I, T>&, const SpgemmOperand<I, T>&, const SpgemmOperand<I, T>*, \
-      const SpgemmMaskOperand<I>&, SpgemmDeviceResult&, cudaStream_t, SpgemmRunInfo*);
-SPINDLE_INSTANTIATE_SPGEMM_(double, std::int32_t)
-SPINDLE_INSTANTIATE_SPGEMM_(double, std::int64_t)
+SPINDLE_INSTANTIATE_SPGEMM_DEVICE_(double, std::int32_t)
+SPINDLE_INSTANTIATE_SPGEMM_DEVICE_(double, std::int64_t)
 
 }  // namespace spindle::detail::cuda

@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ops/core/spgemm.hpp"
+#include "spindle/cuda/device_views.hpp"
 #include "spindle/semiring.hpp"
 
 namespace spindle::detail::cuda::spgemm {
@@ -36,24 +38,9 @@ inline constexpr int kEscMaxProducts = 32;
 inline constexpr int kSmemTableMax = 8192;
 inline constexpr unsigned kFullMask = 0xffffffffu;
 
-/// A device CSR as the kernels read it; v == nullptr: every entry is 1.
-template <class I, class T>
-struct Csr {
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  const I* rp = nullptr;
-  const I* ci = nullptr;
-  const T* v = nullptr;
-  std::int64_t nnz_hint = 0;  ///< entries (the row-wise form sizes its lanes from B's mean row)
-};
-
-/// The mask (rp == nullptr: none).
-template <class I>
-struct Mask {
-  const I* rp = nullptr;
-  const I* ci = nullptr;
-  bool complement = false;
-};
+// Operands are the engine's DeviceCsr (spindle/cuda/device_views.hpp; values == nullptr: every
+// entry is 1) and the mask the host side's MaskView (ops/core/spgemm.hpp; rp == nullptr: none),
+// here holding device pointers.
 
 /// Column keys as atomicCAS takes them.
 template <class I>
@@ -65,25 +52,32 @@ __device__ __forceinline__ Key<I> empty_key() {
 }
 
 template <class T, class I>
-__device__ __forceinline__ T value_of(const Csr<I, T>& m, std::int64_t k) {
-  return m.v != nullptr ? m.v[k] : T(1);
+__device__ __forceinline__ T value_of(const DeviceCsr<I, T>& m, std::int64_t k) {
+  return m.values != nullptr ? m.values[k] : T(1);
 }
 
-/// Whether column j of row i is allowed by the mask (a binary search in the mask's row).
+/// The first index in [lo, hi) of ci whose column is >= j.
 template <class I>
-__device__ __forceinline__ bool mask_allows(const Mask<I>& M, std::int64_t i, std::int64_t j) {
-  if (M.rp == nullptr) return true;
-  std::int64_t lo = M.rp[i];
-  std::int64_t hi = M.rp[i + 1];
+__device__ __forceinline__ std::int64_t lower_bound(const I* ci, std::int64_t lo, std::int64_t hi,
+                                                    std::int64_t j) {
   while (lo < hi) {
     const std::int64_t mid = (lo + hi) >> 1;
-    if (static_cast<std::int64_t>(M.ci[mid]) < j) {
+    if (static_cast<std::int64_t>(ci[mid]) < j) {
       lo = mid + 1;
     } else {
       hi = mid;
     }
   }
-  const bool in = lo < M.rp[i + 1] && static_cast<std::int64_t>(M.ci[lo]) == j;
+  return lo;
+}
+
+/// Whether column j of row i is allowed by the mask (a binary search in the mask's row).
+template <class I>
+__device__ __forceinline__ bool mask_allows(const MaskView<I>& M, std::int64_t i, std::int64_t j) {
+  if (M.rp == nullptr) return true;
+  const std::int64_t end = M.rp[i + 1];
+  const std::int64_t at = lower_bound(M.ci, static_cast<std::int64_t>(M.rp[i]), end, j);
+  const bool in = at < end && static_cast<std::int64_t>(M.ci[at]) == j;
   return in != M.complement;
 }
 
@@ -123,14 +117,14 @@ __device__ __forceinline__ void atomic_add_op(AddOp op, T* p, T x) {
 /// flops[i] = Σ_{k in A(i,:)} nnz(B(k,:)) (saturating is not needed: < 2^63 for any real input),
 /// one warp per row.
 template <class I, class T>
-__global__ void row_flops_kernel(Csr<I, T> A, Csr<I, T> B, std::int64_t* flops) {
+__global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, std::int64_t* flops) {
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (warp >= A.rows) return;
   std::int64_t s = 0;
-  for (std::int64_t k = A.rp[warp] + lane; k < A.rp[warp + 1]; k += 32) {
-    const std::int64_t c = A.ci[k];
-    s += static_cast<std::int64_t>(B.rp[c + 1]) - static_cast<std::int64_t>(B.rp[c]);
+  for (std::int64_t k = A.row_ptr[warp] + lane; k < A.row_ptr[warp + 1]; k += 32) {
+    const std::int64_t c = A.col_idx[k];
+    s += static_cast<std::int64_t>(B.row_ptr[c + 1]) - static_cast<std::int64_t>(B.row_ptr[c]);
   }
   for (int off = 16; off > 0; off >>= 1) s += __shfl_xor_sync(kFullMask, s, off);
   if (lane == 0) flops[warp] = s;
@@ -183,9 +177,9 @@ __global__ void bin_rows_kernel(std::int64_t rows, const std::int64_t* work,
 /// Symbolic (kNumeric false): counts[i] = distinct allowed columns. Numeric: writes the row at
 /// C.rp[i] sorted. The products of the row are numbered in A's order; lane l computes product l.
 template <bool kNumeric, class I, class T>
-__global__ void esc_kernel(RuntimeSemiring<T> s, Csr<I, T> A, Csr<I, T> B, Mask<I> M,
-                           const std::int64_t* rows, std::int64_t n_rows, std::int64_t* counts,
-                           const I* crp, I* cci, T* cv) {
+__global__ void esc_kernel(RuntimeSemiring<T> s, DeviceCsr<I, T> A, DeviceCsr<I, T> B,
+                           MaskView<I> M, const std::int64_t* rows, std::int64_t n_rows,
+                           std::int64_t* counts, const I* crp, I* cci, T* cv) {
   const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (w >= n_rows) return;
@@ -194,13 +188,13 @@ __global__ void esc_kernel(RuntimeSemiring<T> s, Csr<I, T> A, Csr<I, T> B, Mask<
   Key<I> key = empty_key<I>();
   T val = T(0);
   std::int64_t before = 0;
-  for (std::int64_t ka = A.rp[i]; ka < A.rp[i + 1]; ++ka) {
-    const std::int64_t k = A.ci[ka];
-    const std::int64_t b0 = B.rp[k];
-    const std::int64_t len = static_cast<std::int64_t>(B.rp[k + 1]) - b0;
+  for (std::int64_t ka = A.row_ptr[i]; ka < A.row_ptr[i + 1]; ++ka) {
+    const std::int64_t k = A.col_idx[ka];
+    const std::int64_t b0 = B.row_ptr[k];
+    const std::int64_t len = static_cast<std::int64_t>(B.row_ptr[k + 1]) - b0;
     if (lane >= before && lane < before + len) {
       const std::int64_t kb = b0 + (lane - before);
-      const std::int64_t j = B.ci[kb];
+      const std::int64_t j = B.col_idx[kb];
       if (mask_allows(M, i, j)) {
         key = static_cast<Key<I>>(j);
         if constexpr (kNumeric) val = s.mul(value_of(A, ka), value_of(B, kb));
@@ -285,24 +279,41 @@ __device__ __forceinline__ std::int64_t hash_insert(K* keys, std::int64_t size, 
   }
 }
 
+/// log2 of the lanes per entry of A for row i, when a group of 2^log2_group threads takes it:
+/// at least `log2_lanes` (B's mean row, for coalesced reads of B), and more when A's row is
+/// shorter than the group, so that every thread works. A row of 2 entries that reaches a hub
+/// (2 x 1,460 products on as20graph) then has 256 lanes per entry instead of 4 while 504
+/// threads of the group wait.
+__device__ __forceinline__ int row_log2_lanes(std::int64_t a_entries, int log2_lanes,
+                                              int log2_group) {
+  int l = 0;
+  while (l < log2_group && (std::int64_t{1} << l) < a_entries) ++l;  // log2_ceil, capped
+  const int fill = log2_group - l;
+  return fill > log2_lanes ? fill : log2_lanes;
+}
+
 /// Adds the row's products to the table (keys, and values when kNumeric); returns the number
-/// of fresh keys this thread inserted. Subgroups of `lanes` threads take A's entries in turn
-/// and stride over B's row.
+/// of fresh keys this thread inserted. Subgroups of `lanes` threads (row_log2_lanes) take A's
+/// entries in turn and stride over B's row.
 template <bool kNumeric, int kGroup, class I, class T, class K>
-__device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const Csr<I, T>& A,
-                                       const Csr<I, T>& B, const Mask<I>& M, std::int64_t i,
-                                       K* keys, T* vals, std::int64_t size, int log2_lanes,
-                                       int gt) {
+__device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const DeviceCsr<I, T>& A,
+                                       const DeviceCsr<I, T>& B, const MaskView<I>& M,
+                                       std::int64_t i, K* keys, T* vals, std::int64_t size,
+                                       int log2_lanes, int gt) {
+  constexpr int kLog2Group = kGroup == 32 ? 5 : kGroup == 64 ? 6 : kGroup == 128 ? 7 : 9;
+  static_assert((1 << kLog2Group) == kGroup, "groups of 32, 64, 128 or 512 threads");
+  log2_lanes = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
+                              log2_lanes, kLog2Group);
   const int lanes = 1 << log2_lanes;
   const int sub = gt >> log2_lanes;
   const int subs = kGroup >> log2_lanes;
   const int lane = gt & (lanes - 1);
   std::int64_t fresh_count = 0;
-  for (std::int64_t ka = A.rp[i] + sub; ka < A.rp[i + 1]; ka += subs) {
-    const std::int64_t k = A.ci[ka];
+  for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
+    const std::int64_t k = A.col_idx[ka];
     const T a = kNumeric ? value_of(A, ka) : T(0);
-    for (std::int64_t kb = B.rp[k] + lane; kb < B.rp[k + 1]; kb += lanes) {
-      const std::int64_t j = B.ci[kb];
+    for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
+      const std::int64_t j = B.col_idx[kb];
       if (!mask_allows(M, i, j)) continue;
       bool fresh = false;
       const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
@@ -344,9 +355,9 @@ __device__ void group_bitonic_sort(K* keys, T* vals, std::int64_t size, int gt) 
 /// dynamic shared memory (keys, then values when kNumeric).
 template <bool kNumeric, int kGroup, int kBlock, class I, class T>
 __global__ void __launch_bounds__(kBlock)
-    hash_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I, T> B, Mask<I> M,
-                const std::int64_t* rows, std::int64_t n_rows, int table, int log2_lanes,
-                std::int64_t* counts, const I* crp, I* cci, T* cv) {
+    hash_kernel(RuntimeSemiring<T> s, T identity, DeviceCsr<I, T> A, DeviceCsr<I, T> B,
+                MaskView<I> M, const std::int64_t* rows, std::int64_t n_rows, int table,
+                int log2_lanes, std::int64_t* counts, const I* crp, I* cci, T* cv) {
   using K = Key<I>;
   extern __shared__ __align__(16) unsigned char smem[];
   constexpr int kGroups = kBlock / kGroup;
@@ -396,24 +407,23 @@ __global__ void __launch_bounds__(kBlock)
 // ---- dense slabs in global memory: a block per row ----------------------------------------------
 
 inline constexpr int kDenseBlock = 512;
+inline constexpr int kLog2DenseBlock = 9;
+static_assert((1 << kLog2DenseBlock) == kDenseBlock, "kLog2DenseBlock is log2(kDenseBlock)");
 
 /// Rows of the dense bin, block b taking rows b, b + gridDim.x, ...; slab b is `vals` +
 /// b * cols values (identity between rows) and `bits` + b * words flags (zero between rows).
 template <bool kNumeric, class I, class T>
 __global__ void __launch_bounds__(kDenseBlock)
-    dense_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I, T> B, Mask<I> M,
-                 const std::int64_t* rows, std::int64_t n_rows, int log2_lanes, T* slab_vals,
-                 unsigned int* slab_bits, std::int64_t* counts, const I* crp, I* cci, T* cv) {
+    dense_kernel(RuntimeSemiring<T> s, T identity, DeviceCsr<I, T> A, DeviceCsr<I, T> B,
+                 MaskView<I> M, const std::int64_t* rows, std::int64_t n_rows, int log2_lanes,
+                 T* slab_vals, unsigned int* slab_bits, std::int64_t* counts, const I* crp, I* cci,
+                 T* cv) {
   __shared__ unsigned int warp_sums[kDenseBlock / 32];
   __shared__ unsigned long long base;
   const std::int64_t cols = B.cols;
   const std::int64_t words = (cols + 31) / 32;
   T* vals = kNumeric ? slab_vals + static_cast<std::int64_t>(blockIdx.x) * cols : nullptr;
   unsigned int* bits = slab_bits + static_cast<std::int64_t>(blockIdx.x) * words;
-  const int lanes = 1 << log2_lanes;
-  const int sub = threadIdx.x >> log2_lanes;
-  const int subs = kDenseBlock >> log2_lanes;
-  const int lane = threadIdx.x & (lanes - 1);
   const int warp = threadIdx.x >> 5;
   const int wl = threadIdx.x & 31;
   // Each thread owns a contiguous run of words when reading the row back.
@@ -422,11 +432,17 @@ __global__ void __launch_bounds__(kDenseBlock)
   const std::int64_t w1 = w0 + per < words ? w0 + per : words;
   for (std::int64_t r = blockIdx.x; r < n_rows; r += gridDim.x) {
     const std::int64_t i = rows[r];
-    for (std::int64_t ka = A.rp[i] + sub; ka < A.rp[i + 1]; ka += subs) {
-      const std::int64_t k = A.ci[ka];
+    const int l2 = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
+                                  log2_lanes, kLog2DenseBlock);
+    const int lanes = 1 << l2;
+    const int sub = threadIdx.x >> l2;
+    const int subs = kDenseBlock >> l2;
+    const int lane = threadIdx.x & (lanes - 1);
+    for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
+      const std::int64_t k = A.col_idx[ka];
       const T a = kNumeric ? value_of(A, ka) : T(0);
-      for (std::int64_t kb = B.rp[k] + lane; kb < B.rp[k + 1]; kb += lanes) {
-        const std::int64_t j = B.ci[kb];
+      for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
+        const std::int64_t j = B.col_idx[kb];
         if (!mask_allows(M, i, j)) continue;
         const unsigned int bit = 1u << (j & 31);
         if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
@@ -494,25 +510,10 @@ __global__ void fill_kernel(T* p, std::int64_t n, T x) {
 
 // ---- masked dot: a thread per mask entry --------------------------------------------------------
 
-/// The first index in [lo, hi) of ci whose column is >= j.
-template <class I>
-__device__ __forceinline__ std::int64_t lower_bound(const I* ci, std::int64_t lo, std::int64_t hi,
-                                                    std::int64_t j) {
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi) >> 1;
-    if (static_cast<std::int64_t>(ci[mid]) < j) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 /// For mask entry e = (i, j): val[e] = A(i,:) ⊕.⊗ Bt(j,:), flag[e] whether any product exists.
 /// `mask_rows[e]` is i.
 template <class I, class T>
-__global__ void dot_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I, T> Bt,
+__global__ void dot_kernel(RuntimeSemiring<T> s, T identity, DeviceCsr<I, T> A, DeviceCsr<I, T> Bt,
                            const I* mrp, const I* mci, std::int64_t mask_nnz, std::int64_t rows,
                            T* val, unsigned char* flag) {
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -530,10 +531,10 @@ __global__ void dot_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I,
   }
   const std::int64_t i = lo;
   const std::int64_t j = mci[e];
-  std::int64_t pa = A.rp[i];
-  const std::int64_t ea = A.rp[i + 1];
-  std::int64_t pb = Bt.rp[j];
-  const std::int64_t eb = Bt.rp[j + 1];
+  std::int64_t pa = A.row_ptr[i];
+  const std::int64_t ea = A.row_ptr[i + 1];
+  std::int64_t pb = Bt.row_ptr[j];
+  const std::int64_t eb = Bt.row_ptr[j + 1];
   T acc = identity;
   bool has = false;
   const std::int64_t la = ea - pa;
@@ -541,9 +542,9 @@ __global__ void dot_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I,
   if (la > 0 && lb > 0) {
     if (la * 16 < lb) {
       for (; pa < ea && pb < eb; ++pa) {
-        const std::int64_t c = A.ci[pa];
-        pb = lower_bound(Bt.ci, pb, eb, c);
-        if (pb < eb && static_cast<std::int64_t>(Bt.ci[pb]) == c) {
+        const std::int64_t c = A.col_idx[pa];
+        pb = lower_bound(Bt.col_idx, pb, eb, c);
+        if (pb < eb && static_cast<std::int64_t>(Bt.col_idx[pb]) == c) {
           acc = s.add(acc, s.mul(value_of(A, pa), value_of(Bt, pb)));
           has = true;
           ++pb;
@@ -551,9 +552,9 @@ __global__ void dot_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I,
       }
     } else if (lb * 16 < la) {
       for (; pb < eb && pa < ea; ++pb) {
-        const std::int64_t c = Bt.ci[pb];
-        pa = lower_bound(A.ci, pa, ea, c);
-        if (pa < ea && static_cast<std::int64_t>(A.ci[pa]) == c) {
+        const std::int64_t c = Bt.col_idx[pb];
+        pa = lower_bound(A.col_idx, pa, ea, c);
+        if (pa < ea && static_cast<std::int64_t>(A.col_idx[pa]) == c) {
           acc = s.add(acc, s.mul(value_of(A, pa), value_of(Bt, pb)));
           has = true;
           ++pa;
@@ -561,8 +562,8 @@ __global__ void dot_kernel(RuntimeSemiring<T> s, T identity, Csr<I, T> A, Csr<I,
       }
     } else {
       while (pa < ea && pb < eb) {
-        const I ca = A.ci[pa];
-        const I cb = Bt.ci[pb];
+        const I ca = A.col_idx[pa];
+        const I cb = Bt.col_idx[pb];
         if (ca == cb) {
           acc = s.add(acc, s.mul(value_of(A, pa), value_of(Bt, pb)));
           has = true;

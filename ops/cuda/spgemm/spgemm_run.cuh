@@ -21,9 +21,6 @@
 namespace spindle::detail::cuda {
 namespace spgemm_run {
 
-using spgemm::Csr;
-using spgemm::Mask;
-
 inline unsigned grid_for(std::int64_t threads, int block) {
   const std::int64_t b = (threads + block - 1) / block;
   return static_cast<unsigned>(std::max<std::int64_t>(b, 1));
@@ -97,10 +94,10 @@ inline int log2_ceil(std::int64_t x) {
 }
 
 template <bool kNumeric, int kGroup, int kBlock, class I, class T>
-void launch_hash(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const Csr<I, T>& B,
-                 const Mask<I>& M, const std::int64_t* rows, std::int64_t n, int table,
-                 int log2_lanes, std::int64_t* counts, const I* crp, I* cci, T* cv,
-                 cudaStream_t st) {
+void launch_hash(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
+                 const DeviceCsr<I, T>& B, const MaskView<I>& M, const std::int64_t* rows,
+                 std::int64_t n, int table, int log2_lanes, std::int64_t* counts, const I* crp,
+                 I* cci, T* cv, cudaStream_t st) {
   if (n == 0) return;
   constexpr int kGroups = kBlock / kGroup;
   const std::size_t smem = static_cast<std::size_t>(table) * kGroups *
@@ -116,11 +113,11 @@ void launch_hash(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, co
 
 /// Launches every bin of one phase. `lists` holds bin b's rows at b * capacity.
 template <bool kNumeric, class I, class T>
-void run_bins(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const Csr<I, T>& B,
-              const Mask<I>& M, const std::int64_t* lists, std::int64_t capacity,
-              const std::int64_t* n_bin, int log2_lanes, std::int64_t* counts, const I* crp, I* cci,
-              T* cv, std::int64_t max_slabs, std::int64_t device_free, cudaStream_t st,
-              std::int64_t* slabs_made) {
+void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
+              const DeviceCsr<I, T>& B, const MaskView<I>& M, const std::int64_t* lists,
+              std::int64_t capacity, const std::int64_t* n_bin, int log2_lanes,
+              std::int64_t* counts, const I* crp, I* cci, T* cv, std::int64_t max_slabs,
+              std::int64_t device_free, cudaStream_t st, std::int64_t* slabs_made) {
   using namespace spgemm;
   if (n_bin[kBinEsc] > 0) {
     esc_kernel<kNumeric, I, T><<<grid_for(n_bin[kBinEsc] * 32, 256), 256, 0, st>>>(
@@ -189,8 +186,8 @@ std::array<std::int64_t, spgemm::kBins> bin_rows(std::int64_t rows, const std::i
 
 template <class T, class I>
 void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T identity,
-             const Csr<I, T>& A, const Csr<I, T>& B, const Mask<I>& M, SpgemmDeviceResult& C,
-             cudaStream_t st, SpgemmRunInfo* info) {
+             const DeviceCsr<I, T>& A, const DeviceCsr<I, T>& B, const MaskView<I>& M,
+             SpgemmDeviceResult& C, cudaStream_t st, SpgemmRunInfo* info) {
   const std::int64_t m = A.rows;
   DeviceBuffer products = alloc(m * 8, "mxm (sparse, CUDA): products per row");
   spgemm::row_flops_kernel<<<grid_for(m * 32, 256), 256, 0, st>>>(A, B,
@@ -200,7 +197,7 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   DeviceBuffer counts = alloc((m + 1) * 8, "mxm (sparse, CUDA): entries per row");
   SPINDLE_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), st));
   // Subgroups of lanes per entry of A: about B's mean row length, a power of two up to 32.
-  const std::int64_t mean_b = B.rows > 0 ? (B.nnz_hint + B.rows - 1) / B.rows : 1;
+  const std::int64_t mean_b = B.rows > 0 ? (B.nnz + B.rows - 1) / B.rows : 1;
   const int log2_lanes = std::min(5, log2_ceil(std::max<std::int64_t>(mean_b, 1)));
   int device = 0;
   int sms = 0;
@@ -241,10 +238,15 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
 }
 
 template <class T, class I>
-void masked_dot(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, const Csr<I, T>& Bt,
-                const SpgemmMaskOperand<I>& M, SpgemmDeviceResult& C, cudaStream_t st) {
+void masked_dot(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
+                const DeviceCsr<I, T>& Bt, const MaskView<I>& M, SpgemmDeviceResult& C,
+                cudaStream_t st) {
   const std::int64_t m = A.rows;
-  const std::int64_t e = M.nnz;
+  I mask_end = 0;  // the mask's entries: its last offset
+  SPINDLE_CUDA_CHECK(
+      cudaMemcpyAsync(&mask_end, M.rp + m, sizeof mask_end, cudaMemcpyDeviceToHost, st));
+  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
+  const std::int64_t e = mask_end;
   DeviceBuffer val =
       alloc(e * static_cast<std::int64_t>(sizeof(T)), "mxm (sparse, CUDA): dot values");
   DeviceBuffer flag = alloc(e, "mxm (sparse, CUDA): dot flags");
@@ -277,19 +279,15 @@ void masked_dot(const RuntimeSemiring<T>& s, T identity, const Csr<I, T>& A, con
 
 template <class T, class I>
 void spgemm_device(SpgemmKernel kernel, const SpgemmRowwiseConfig& config,
-                   const RuntimeSemiring<T>& s, T identity, const SpgemmOperand<I, T>& A,
-                   const SpgemmOperand<I, T>& B, const SpgemmOperand<I, T>* Bt,
-                   const SpgemmMaskOperand<I>& mask, SpgemmDeviceResult& C, cudaStream_t stream,
-                   SpgemmRunInfo* info) {
-  using spgemm::Csr;
-  const Csr<I, T> a{A.rows, A.cols, A.rp, A.ci, A.v};
+                   const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
+                   const DeviceCsr<I, T>& B, const DeviceCsr<I, T>* Bt, const MaskView<I>& mask,
+                   SpgemmDeviceResult& C, cudaStream_t stream, SpgemmRunInfo* info) {
   if (kernel == SpgemmKernel::CudaMaskedDot) {
     if (Bt == nullptr || mask.rp == nullptr || mask.complement) {
       throw InvalidArgument(
           "mxm (sparse, CUDA): the masked dot form needs B^T and a mask that is not complemented");
     }
-    const Csr<I, T> bt{Bt->rows, Bt->cols, Bt->rp, Bt->ci, Bt->v};
-    spgemm_run::masked_dot<T, I>(s, identity, a, bt, mask, C, stream);
+    spgemm_run::masked_dot<T, I>(s, identity, A, *Bt, mask, C, stream);
     if (info != nullptr) *info = SpgemmRunInfo{};
     return;
   }
@@ -297,10 +295,14 @@ void spgemm_device(SpgemmKernel kernel, const SpgemmRowwiseConfig& config,
     throw InvalidArgument(std::string("mxm (sparse, CUDA): ") + to_string(kernel) +
                           " is not a CUDA kernel");
   }
-  Csr<I, T> b{B.rows, B.cols, B.rp, B.ci, B.v};
-  b.nnz_hint = B.nnz;
-  const spgemm::Mask<I> m{mask.rp, mask.ci, mask.complement};
-  spgemm_run::rowwise<T, I>(config, s, identity, a, b, m, C, stream, info);
+  spgemm_run::rowwise<T, I>(config, s, identity, A, B, mask, C, stream, info);
 }
+
+/// Instantiates spgemm_device for one value and index type (spgemm_f32.cu, spgemm_f64.cu).
+#define SPINDLE_INSTANTIATE_SPGEMM_DEVICE_(T, I)                                                  \
+  template void spgemm_device<T, I>(                                                              \
+      SpgemmKernel, const SpgemmRowwiseConfig&, const RuntimeSemiring<T>&, T,                     \
+      const DeviceCsr<I, T>&, const DeviceCsr<I, T>&, const DeviceCsr<I, T>*, const MaskView<I>&, \
+      SpgemmDeviceResult&, cudaStream_t, SpgemmRunInfo*);
 
 }  // namespace spindle::detail::cuda
