@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/src/degree_order.hpp"
 #include "algorithms/src/detail_common.hpp"
 #include "algorithms/src/undirected_pattern.hpp"
 #include "spindle/descriptor.hpp"
@@ -39,6 +40,37 @@ struct OrientedEdges {
     return Graph<I, Pattern>(static_cast<I>(n), static_cast<I>(n), rp, ci);
   }
 };
+
+// Every edge of U (symmetric, no diagonal) once, from the endpoint of larger (degree, id) to the
+// smaller: the entries (i, j) with rank[j] < rank[i] (detail::degree_rank), rows kept in order.
+// Counted, then filled, in parallel by rows: the same on any number of threads.
+template <class I>
+OrientedEdges<I> orient_by_degree(const Graph<I, Pattern>& U, const std::vector<I>& rank) {
+  OrientedEdges<I> L;
+  L.n = U.rows();
+  const std::int64_t n = L.n;
+  const I* urp = U.row_ptr().data();
+  const I* uci = U.col_idx().data();
+  const I* rk = rank.data();
+  const bool parallel = n + U.nnz() > detail::kPrepParallelWork;
+  L.rp = detail::large_workspace<I>(static_cast<std::size_t>(n) + 1, "k_truss: oriented edges");
+#pragma omp parallel for schedule(dynamic, detail::kPrepRowChunk) if (parallel)
+  for (std::int64_t i = 0; i < n; ++i) {
+    I c = 0;
+    for (I p = urp[i]; p < urp[i + 1]; ++p) c += rk[uci[p]] < rk[i] ? 1 : 0;
+    L.rp[i + 1] = c;
+  }
+  for (std::int64_t i = 0; i < n; ++i) L.rp[i + 1] += L.rp[i];
+  L.ci = detail::large_workspace<I>(static_cast<std::size_t>(L.rp[n]), "k_truss: oriented edges");
+#pragma omp parallel for schedule(dynamic, detail::kPrepRowChunk) if (parallel)
+  for (std::int64_t i = 0; i < n; ++i) {
+    I o = L.rp[i];
+    for (I p = urp[i]; p < urp[i + 1]; ++p) {
+      if (rk[uci[p]] < rk[i]) L.ci[o++] = uci[p];
+    }
+  }
+  return L;
+}
 
 // The symmetric matrix L + L^T: a pattern graph, or with `values` (one per entry of L, carried to
 // both entries) a graph of doubles. Row i merges L's row i with L^T's (built in increasing row
@@ -245,25 +277,7 @@ KTrussResult<I> k_truss(const Graph<I, V>& A, std::int64_t k, const KTrussOption
 
   KTrussResult<I> r;
   Graph<I, Pattern> U = detail::undirected_pattern(A, false, "k_truss");
-  OrientedEdges<I> L;
-  L.n = A.rows();
-  L.rp.assign(static_cast<std::size_t>(L.n) + 1, 0);
-  {
-    const I* urp = U.row_ptr().data();
-    const I* uci = U.col_idx().data();
-    const auto below = [urp](I a, I b) {  // (degree, id) of a < that of b
-      const I da = urp[a + 1] - urp[a];
-      const I db = urp[b + 1] - urp[b];
-      return da < db || (da == db && a < b);
-    };
-    L.ci.reserve(static_cast<std::size_t>(U.nnz()) / 2);
-    for (std::int64_t i = 0; i < L.n; ++i) {
-      for (I p = urp[i]; p < urp[i + 1]; ++p) {
-        if (below(uci[p], static_cast<I>(i))) L.ci.push_back(uci[p]);
-      }
-      L.rp[i + 1] = static_cast<I>(L.ci.size());
-    }
-  }
+  OrientedEdges<I> L = orient_by_degree(U, detail::degree_rank(U.out_degrees()));
   L.support.assign(L.ci.size(), I(0));
   r.input_edges = L.size();
   const OrientedEdges<I> first = options.truss_numbers ? L : OrientedEdges<I>{};

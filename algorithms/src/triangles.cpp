@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/src/degree_order.hpp"
 #include "algorithms/src/undirected_pattern.hpp"
 #include "spindle/descriptor.hpp"
 #include "spindle/error.hpp"
@@ -20,39 +21,6 @@
 
 namespace spindle {
 namespace {
-
-// The strictly lower part of U after relabelling the vertices by increasing degree (ties by id):
-// a triangle is then counted at its two lower-degree vertices, so the hubs' long rows are never
-// scanned against each other (the products of L·L^T fall from Σ d(v)^2-like to about
-// Σ_edges min-degree terms on skewed graphs). The count does not depend on the labelling.
-template <class I>
-Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U, std::vector<I>& rank) {
-  const std::int64_t n = U.rows();
-  const I* rp = U.row_ptr().data();
-  const I* ci = U.col_idx().data();
-  std::vector<I> order(static_cast<std::size_t>(n));
-  for (std::int64_t v = 0; v < n; ++v) order[v] = static_cast<I>(v);
-  std::stable_sort(order.begin(), order.end(),
-                   [rp](I a, I b) { return rp[a + 1] - rp[a] < rp[b + 1] - rp[b]; });
-  rank.assign(static_cast<std::size_t>(n), I(0));
-  for (std::int64_t r = 0; r < n; ++r) rank[order[r]] = static_cast<I>(r);
-  std::vector<I> lrp(static_cast<std::size_t>(n) + 1, 0);
-  for (std::int64_t u = 0; u < n; ++u) {
-    I c = 0;
-    for (I k = rp[u]; k < rp[u + 1]; ++k) c += rank[ci[k]] < rank[u] ? 1 : 0;
-    lrp[rank[u] + 1] = c;
-  }
-  for (std::int64_t r = 0; r < n; ++r) lrp[r + 1] += lrp[r];
-  std::vector<I> lci(static_cast<std::size_t>(lrp[n]));
-  for (std::int64_t u = 0; u < n; ++u) {
-    I o = lrp[rank[u]];
-    for (I k = rp[u]; k < rp[u + 1]; ++k) {
-      if (rank[ci[k]] < rank[u]) lci[o++] = rank[ci[k]];
-    }
-    std::sort(lci.begin() + lrp[rank[u]], lci.begin() + o);
-  }
-  return Graph<I, Pattern>(static_cast<I>(n), static_cast<I>(n), std::move(lrp), std::move(lci));
-}
 
 /// Relabel by degree when the largest degree exceeds this many times the mean: on such skewed
 /// (power-law) graphs the relabelling costs a sort of the vertices and a pass over the edges and
@@ -78,21 +46,31 @@ TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options) {
   using S = semiring::plus_pair<double>;  // counts, exact below 2^53
 
   TriangleResult r;
-  const Graph<I, Pattern> L = detail::undirected_pattern(A, true, "triangles");
-  r.edges = L.nnz();
-  // Degrees in U: L's row plus column counts.
-  const std::vector<I>& below = L.out_degrees();
-  const std::vector<I>& above = L.in_degrees();
+  // One pass of merges counts every vertex's neighbours (its degree) and those below it; only
+  // then is one of the two patterns built: the lower part L of U (the undirected graph, each
+  // edge held twice), or with the degree order U itself, from which its relabelled lower part is
+  // taken. (With int32 indices U may overflow where L does not: it is built only when needed.)
+  const detail::UndirectedCounts<I> counts = detail::undirected_counts(A);
+  const std::vector<I>& degree = counts.degree;
+  std::int64_t twice_edges = 0;
   std::int64_t max_degree = 0;
+#pragma omp parallel for schedule(static) reduction(+ : twice_edges) reduction(max : max_degree) \
+    if (n > detail::kPrepParallelWork)
   for (std::int64_t v = 0; v < n; ++v) {
-    max_degree = std::max<std::int64_t>(max_degree, std::int64_t{below[v]} + above[v]);
+    twice_edges += degree[v];
+    max_degree = std::max<std::int64_t>(max_degree, degree[v]);
   }
+  r.edges = twice_edges / 2;
   const double mean = n > 0 ? 2.0 * static_cast<double>(r.edges) / static_cast<double>(n) : 0;
   std::vector<I> rank;  // empty: vertices keep their ids
-  Graph<I, Pattern> Lo = L;
+  Graph<I, Pattern> Lo;
   if (mean > 0 && static_cast<double>(max_degree) > kRelabelSkew * mean) {
-    Lo = degree_ordered_lower(detail::undirected_pattern(A, false, "triangles"), rank);
+    rank = detail::degree_rank(degree);
+    Lo = detail::degree_ordered_lower(detail::undirected_pattern(A, false, "triangles", &degree),
+                                      rank);
     r.degree_ordered = true;
+  } else {
+    Lo = detail::undirected_pattern(A, true, "triangles", &counts.below);
   }
   // C1(c,b) for c > b: the triangles {a < b < c} with top c and middle b.
   Graph<I, double> C1;
@@ -127,7 +105,7 @@ TriangleResult triangles(const Graph<I, V>& A, const TriangleOptions& options) {
   if (options.clustering) {
     r.clustering.assign(static_cast<std::size_t>(n), 0.0);
     for (std::int64_t v = 0; v < n; ++v) {
-      const std::int64_t d = std::int64_t{below[v]} + above[v];
+      const std::int64_t d = degree[v];
       if (d >= 2 && r.per_vertex[v] > 0) {
         r.clustering[v] =
             static_cast<double>(2 * r.per_vertex[v]) / static_cast<double>(d * (d - 1));
