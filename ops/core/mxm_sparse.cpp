@@ -3,6 +3,7 @@
 // mask / accumulator / replace rules applied to C.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "ops/core/instantiate.hpp"
 #include "ops/core/spgemm.hpp"
@@ -106,23 +107,31 @@ SpgemmInfo make_info(const MatrixMask& mask, const SparseOperand<I, typename S::
     const std::vector<I>& bt_len = B.col_counts();
     const I* mrp = M.row_ptr().data();
     const I* mci = M.col_idx().data();
-    std::int64_t cost = 0;
-    for (std::int64_t i = 0; i < A.rows; ++i) {
-      const std::int64_t la = A.row_ptr[i + 1] - A.row_ptr[i];
-      if (la == 0) continue;
-      for (I p = mrp[i]; p < mrp[i + 1]; ++p) {
-        const std::int64_t lb = bt_len[mci[p]];
-        const std::int64_t lo = std::min(la, lb);
-        const std::int64_t hi = std::max(la, lb);
-        std::int64_t c = la + lb;
-        if (lo * 16 < hi) {
-          std::int64_t lg = 1;
-          while ((std::int64_t{1} << lg) < hi) ++lg;
-          c = lo * lg;
+    // Per row in parallel (a pass over every mask entry: 55-105 ms serially on R-MAT 20), then
+    // summed in row order, so the estimate is the same on any thread count.
+    std::vector<std::int64_t> row_cost(static_cast<std::size_t>(A.rows), 0);
+    cpu_kernels::for_each_row_block(mrp, A.rows, [&](std::int64_t r0, std::int64_t r1) {
+      for (std::int64_t i = r0; i < r1; ++i) {
+        const std::int64_t la = A.row_ptr[i + 1] - A.row_ptr[i];
+        if (la == 0) continue;
+        std::int64_t cost = 0;
+        for (I p = mrp[i]; p < mrp[i + 1]; ++p) {
+          const std::int64_t lb = bt_len[mci[p]];
+          const std::int64_t lo = std::min(la, lb);
+          const std::int64_t hi = std::max(la, lb);
+          std::int64_t c = la + lb;
+          if (lo * 16 < hi) {
+            std::int64_t lg = 1;
+            while ((std::int64_t{1} << lg) < hi) ++lg;
+            c = lo * lg;
+          }
+          cost = spgemm_sat_add(cost, c + 1);
         }
-        cost = spgemm_sat_add(cost, c + 1);
+        row_cost[static_cast<std::size_t>(i)] = cost;
       }
-    }
+    });
+    std::int64_t cost = 0;
+    for (const std::int64_t c : row_cost) cost = spgemm_sat_add(cost, c);
     info.dot_cost = cost;
   }
   return info;
