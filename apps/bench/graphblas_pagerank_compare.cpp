@@ -18,13 +18,6 @@
 
 #include <omp.h>
 
-// GraphBLAS.h (7.x) has no extern "C" guard of its own.
-extern "C" {
-#include <GraphBLAS.h>
-}
-
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -35,6 +28,7 @@ extern "C" {
 #include <type_traits>
 #include <vector>
 
+#include "graphblas_bench_common.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
@@ -44,28 +38,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using G = spindle::Graph<std::int32_t, spindle::Pattern>;
 
-void check(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS && info != GrB_NO_VALUE) {
-    std::fprintf(stderr, "GraphBLAS error %d in %s\n", static_cast<int>(info), what);
-    std::exit(1);
-  }
-}
-#define GRB_CHECK(call) check((call), #call)
-
-/// CPU time of the whole process (all threads), ms. On a shared machine the wall time of an
-/// iteration includes waiting for a core; the CPU time is the work itself (threads wait
-/// passively when OMP_WAIT_POLICY=passive, so idle threads add nothing).
-double cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+using spindle_bench::cpu_ms;
+using spindle_bench::median;
 
 template <class T>
 struct Ops {

@@ -22,13 +22,6 @@
 
 #include <omp.h>
 
-// GraphBLAS.h (7.x) has no extern "C" guard of its own.
-extern "C" {
-#include <GraphBLAS.h>
-}
-
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -38,6 +31,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "graphblas_bench_common.hpp"
 #include "spindle/algorithms/triangles.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/loaders/generate.hpp"
@@ -50,25 +44,8 @@ using Clock = std::chrono::steady_clock;
 using I = std::int32_t;
 using G = spindle::Graph<I, spindle::Pattern>;
 
-void check(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS && info != GrB_NO_VALUE) {
-    std::fprintf(stderr, "GraphBLAS error %d in %s\n", static_cast<int>(info), what);
-    std::exit(1);
-  }
-}
-#define GRB_CHECK(call) check((call), #call)
-
-double cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+using spindle_bench::cpu_ms;
+using spindle_bench::median;
 
 /// An iso-valued (pattern) GraphBLAS matrix with g's entries.
 GrB_Matrix to_graphblas(const G& g) {
