@@ -72,7 +72,7 @@ int cmd_ktruss(const std::vector<std::string>& args) {
   p.option("kernel", "NAME", "auto",
            "force the sparse mxm kernel: gustavson_dense, gustavson_hash, masked_gustavson, "
            "masked_dot");
-  add_exec_flags(p, ExecFlags{});
+  add_exec_flags(p, ExecFlags{true, false, false});
   p.section("Examples",
             "  spindle ktruss karate.mtx --k 4\n"
             "  spindle ktruss web.txt --k 5 -o truss5.csv\n"
@@ -86,11 +86,11 @@ int cmd_ktruss(const std::vector<std::string>& args) {
   }
   // Standard output then carries the CSV alone: the report is not printed.
   if (output && *output == "-") set_report_enabled(false);
-  Execution ex = apply_exec_flags(p, ExecFlags{});
+  Execution ex = apply_exec_flags(p, ExecFlags{true, false, false});
   check_outputs({{"the graph", p.operand_value(0).value_or("")}}, {{"-o", output.value_or("")}});
   KTrussOptions opt;
   opt.truss_numbers = p.has("truss-numbers");
-  opt.device = Device::Cpu;
+  opt.device = ex.device;
   if (auto name = p.get("kernel")) {
     const auto parsed = parse_spgemm_kernel(*name);
     if (!parsed) {

@@ -44,20 +44,20 @@ int cmd_triangles(const std::vector<std::string>& args) {
   p.option("kernel", "NAME", "auto",
            "force the sparse mxm kernel: gustavson_dense, gustavson_hash, masked_gustavson, "
            "masked_dot");
-  add_exec_flags(p, ExecFlags{});
+  add_exec_flags(p, ExecFlags{true, false, false});
   p.section("Examples",
             "  spindle triangles karate.mtx\n"
             "  spindle triangles web.txt --clustering -o clustering.csv\n");
   if (!p.parse(args)) return 0;
   auto output = p.get("output");
   const std::int64_t top = p.integer("top", 10, 0, std::int64_t{1} << 40);
-  Execution ex = apply_exec_flags(p, ExecFlags{});
+  Execution ex = apply_exec_flags(p, ExecFlags{true, false, false});
   const VertexFormat format = output ? check_vertex_output(p, "output") : VertexFormat::Csv;
   check_outputs({{"the graph", p.operand_value(0).value_or("")}}, {{"-o", output.value_or("")}});
   TriangleOptions opt;
   opt.clustering = p.has("clustering");
   opt.per_vertex = opt.clustering || p.has("per-vertex") || output.has_value();
-  opt.device = Device::Cpu;
+  opt.device = ex.device;
   if (auto k = p.get("kernel")) {
     const auto parsed = parse_spgemm_kernel(*k);
     if (!parsed) {
