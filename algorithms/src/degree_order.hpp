@@ -4,6 +4,8 @@
 /// @brief Ordering the vertices of an undirected graph by degree, and its lower triangle in that
 /// order (private; shared by triangle counting and the k-truss).
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -61,16 +63,33 @@ Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U, const std::ve
   // R-MAT 18, one thread: the rows' fill and order took 128 ms all sorted, 56 ms so).
   constexpr std::int64_t kBitmapWordsPerEntry = 16;
   constexpr I kShortRow = 32;
-#pragma omp parallel if (parallel)
+  auto use_bitmap = [&](I ru, std::int64_t words) {
+    const I len = lrp[static_cast<std::size_t>(ru) + 1] - lrp[ru];
+    return len > kShortRow && words <= kBitmapWordsPerEntry * len;
+  };
+  // The bitmaps are allocated here, one per thread and as large as the largest row needs, so
+  // that the parallel region below allocates nothing and no exception can start inside it.
+  std::int64_t max_words = 0;
+  for (std::int64_t r = 0; r < n; ++r) {
+    const std::int64_t words = (r + 63) / 64;
+    if (use_bitmap(static_cast<I>(r), words)) max_words = std::max(max_words, words);
+  }
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  std::vector<std::uint64_t> bitmaps = large_workspace<std::uint64_t>(
+      static_cast<std::size_t>(max_words) * static_cast<std::size_t>(threads),
+      "degree order: bitmaps");
+  std::fill(bitmaps.begin(), bitmaps.end(), std::uint64_t{0});
+#pragma omp parallel num_threads(threads) if (parallel)
   {
-    std::vector<std::uint64_t> bits;  // all zero between rows
+    // This thread's bitmap: all zero between rows.
+    std::uint64_t* const bits =
+        bitmaps.data() + static_cast<std::size_t>(max_words) * omp_get_thread_num();
 #pragma omp for schedule(dynamic, kPrepRowChunk)
     for (std::int64_t u = 0; u < n; ++u) {
       const I ru = rk[u];
       I* const first = lci.data() + lrp[ru];
-      const I len = lrp[static_cast<std::size_t>(ru) + 1] - lrp[ru];
       const std::int64_t words = (static_cast<std::int64_t>(ru) + 63) / 64;
-      if (len <= kShortRow || words > kBitmapWordsPerEntry * len) {
+      if (!use_bitmap(ru, words)) {
         I* o = first;
         for (I k = rp[u]; k < rp[u + 1]; ++k) {
           if (rk[ci[k]] < ru) *o++ = rk[ci[k]];
@@ -78,17 +97,14 @@ Graph<I, Pattern> degree_ordered_lower(const Graph<I, Pattern>& U, const std::ve
         std::sort(first, o);
         continue;
       }
-      if (static_cast<std::int64_t>(bits.size()) < words) {
-        bits.resize(static_cast<std::size_t>(words), 0);
-      }
       for (I k = rp[u]; k < rp[u + 1]; ++k) {
         const I w = rk[ci[k]];
-        if (w < ru) bits[static_cast<std::size_t>(w) / 64] |= std::uint64_t{1} << (w % 64);
+        if (w < ru) bits[w / 64] |= std::uint64_t{1} << (w % 64);
       }
       I* o = first;
       for (std::int64_t x = 0; x < words; ++x) {
-        std::uint64_t b = bits[static_cast<std::size_t>(x)];
-        bits[static_cast<std::size_t>(x)] = 0;
+        std::uint64_t b = bits[x];
+        bits[x] = 0;
         while (b != 0) {
           *o++ = static_cast<I>(x * 64 + __builtin_ctzll(b));
           b &= b - 1;
