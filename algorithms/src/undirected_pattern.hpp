@@ -27,30 +27,48 @@ inline constexpr std::int64_t kPrepParallelWork = std::int64_t{1} << 16;
 /// orders of magnitude, so the rows are dealt out in chunks, far more chunks than threads.
 inline constexpr int kPrepRowChunk = 512;
 
-/// Calls emit(j) for the entries j < stop of row i of the pattern of A + A^T without its
-/// diagonal, in increasing j: the merge of A's row i and At's (A's transpose), both sorted, which
-/// ends at the first column reaching `stop`.
-template <class I, class Emit>
-void undirected_row(const I* arp, const I* aci, const I* trp, const I* tci, std::int64_t i,
-                    std::int64_t stop, Emit&& emit) {
-  I p = arp[i];
-  I q = trp[i];
-  const I pe = arp[i + 1];
-  const I qe = trp[i + 1];
-  while (p < pe || q < qe) {
-    I j;
-    if (q >= qe || (p < pe && aci[p] < tci[q])) {
-      j = aci[p++];
-    } else if (p >= pe || tci[q] < aci[p]) {
-      j = tci[q++];
-    } else {
-      j = aci[p++];
-      ++q;
-    }
-    if (j >= stop) return;
-    if (j != i) emit(j);
+/// A's rows beside its (cached) transpose's: row i of the pattern of A + A^T is their merge.
+template <class I>
+struct BothWays {
+  std::int64_t n = 0;
+  const I* arp = nullptr;
+  const I* aci = nullptr;
+  const I* trp = nullptr;
+  const I* tci = nullptr;
+
+  template <class V>
+  explicit BothWays(const Graph<I, V>& A) : n(A.rows()) {
+    const Graph<I, V>& At = A.transpose();  // cached by A: the pointers stay valid
+    arp = A.row_ptr().data();
+    aci = A.col_idx().data();
+    trp = At.row_ptr().data();
+    tci = At.col_idx().data();
   }
-}
+
+  /// Calls emit(j) for the entries j < stop of row i of the pattern of A + A^T without its
+  /// diagonal, in increasing j: the merge of A's row i and A^T's, both sorted, which ends at the
+  /// first column reaching `stop`.
+  template <class Emit>
+  void row(std::int64_t i, std::int64_t stop, Emit&& emit) const {
+    I p = arp[i];
+    I q = trp[i];
+    const I pe = arp[i + 1];
+    const I qe = trp[i + 1];
+    while (p < pe || q < qe) {
+      I j;
+      if (q >= qe || (p < pe && aci[p] < tci[q])) {
+        j = aci[p++];
+      } else if (p >= pe || tci[q] < aci[p]) {
+        j = tci[q++];
+      } else {
+        j = aci[p++];
+        ++q;
+      }
+      if (j >= stop) return;
+      if (j != i) emit(j);
+    }
+  }
+};
 
 /// Row lengths of the undirected simple graph underlying A (see undirected_pattern): degree[i],
 /// the distinct neighbours of i other than i, and below[i], those of them less than i.
@@ -64,22 +82,19 @@ struct UndirectedCounts {
 /// merges, the same on any number of threads. Builds A's transpose (cached).
 template <class I, class V>
 UndirectedCounts<I> undirected_counts(const Graph<I, V>& A) {
-  const Graph<I, V>& At = A.transpose();
+  const BothWays<I> both(A);
   const std::int64_t n = A.rows();
-  const I* arp = A.row_ptr().data();
-  const I* aci = A.col_idx().data();
-  const I* trp = At.row_ptr().data();
-  const I* tci = At.col_idx().data();
   UndirectedCounts<I> c;
   c.degree = large_workspace<I>(static_cast<std::size_t>(n), "undirected graph: degrees");
-  c.below = large_workspace<I>(static_cast<std::size_t>(n), "undirected graph: degrees");
+  c.below =
+      large_workspace<I>(static_cast<std::size_t>(n), "undirected graph: lower neighbour counts");
   I* degree = c.degree.data();
   I* below = c.below.data();
 #pragma omp parallel for schedule(dynamic, kPrepRowChunk) if (n + A.nnz() > kPrepParallelWork)
   for (std::int64_t i = 0; i < n; ++i) {
     I d = 0;
     I b = 0;
-    undirected_row(arp, aci, trp, tci, i, n, [&](I j) {
+    both.row(i, n, [&](I j) {
       ++d;
       b += j < i ? 1 : 0;
     });
@@ -99,12 +114,8 @@ UndirectedCounts<I> undirected_counts(const Graph<I, V>& A) {
 template <class I, class V>
 Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower, const char* who,
                                      const std::vector<I>* counts = nullptr) {
-  const Graph<I, V>& At = A.transpose();
+  const BothWays<I> both(A);
   const std::int64_t n = A.rows();
-  const I* arp = A.row_ptr().data();
-  const I* aci = A.col_idx().data();
-  const I* trp = At.row_ptr().data();
-  const I* tci = At.col_idx().data();
   const bool parallel = n + A.nnz() > kPrepParallelWork;
   // Sorted rows: with `lower` the merge ends at the diagonal.
   const auto stop = [lower, n](std::int64_t i) { return lower ? i : n; };
@@ -115,7 +126,7 @@ Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower, const cha
 #pragma omp parallel for schedule(dynamic, kPrepRowChunk) if (parallel)
     for (std::int64_t i = 0; i < n; ++i) {
       I c = 0;
-      undirected_row(arp, aci, trp, tci, i, stop(i), [&c](I) { ++c; });
+      both.row(i, stop(i), [&c](I) { ++c; });
       rp[i + 1] = c;
     }
   }
@@ -136,7 +147,7 @@ Graph<I, Pattern> undirected_pattern(const Graph<I, V>& A, bool lower, const cha
 #pragma omp parallel for schedule(dynamic, kPrepRowChunk) if (parallel)
   for (std::int64_t i = 0; i < n; ++i) {
     I* o = out + rp[i];
-    undirected_row(arp, aci, trp, tci, i, stop(i), [&o](I j) { *o++ = j; });
+    both.row(i, stop(i), [&o](I j) { *o++ = j; });
   }
   return Graph<I, Pattern>(static_cast<I>(n), static_cast<I>(n), std::move(rp), std::move(ci));
 }
