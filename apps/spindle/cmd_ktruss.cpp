@@ -69,9 +69,7 @@ int cmd_ktruss(const std::vector<std::string>& args) {
   p.flag("truss-numbers",
          "also compute every edge's truss number (the largest k whose k-truss holds it; 2 for "
          "an edge in no triangle): -o then writes every edge of the graph as 'u,v,truss'");
-  p.option("kernel", "NAME", "auto",
-           "force the sparse mxm kernel: gustavson_dense, gustavson_hash, masked_gustavson, "
-           "masked_dot");
+  add_spgemm_kernel_flag(p);
   add_exec_flags(p, ExecFlags{true, false, false});
   p.section("Examples",
             "  spindle ktruss karate.mtx --k 4\n"
@@ -91,15 +89,7 @@ int cmd_ktruss(const std::vector<std::string>& args) {
   KTrussOptions opt;
   opt.truss_numbers = p.has("truss-numbers");
   opt.device = ex.device;
-  if (auto name = p.get("kernel")) {
-    const auto parsed = parse_spgemm_kernel(*name);
-    if (!parsed) {
-      p.fail("--kernel " + *name +
-             ": not a sparse mxm kernel (auto, gustavson_dense, gustavson_hash, "
-             "masked_gustavson, masked_dot)");
-    }
-    opt.kernel = *parsed;
-  }
+  opt.kernel = spgemm_kernel_flag(p);
 
   const InputOptions io = input_options(p, ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);

@@ -41,9 +41,7 @@ int cmd_triangles(const std::vector<std::string>& args) {
   add_vertex_format_flag(p);
   p.option("top", "K", "10",
            "with per-vertex counts, print the K vertices in the most triangles (0: none)");
-  p.option("kernel", "NAME", "auto",
-           "force the sparse mxm kernel: gustavson_dense, gustavson_hash, masked_gustavson, "
-           "masked_dot");
+  add_spgemm_kernel_flag(p);
   add_exec_flags(p, ExecFlags{true, false, false});
   p.section("Examples",
             "  spindle triangles karate.mtx\n"
@@ -58,15 +56,7 @@ int cmd_triangles(const std::vector<std::string>& args) {
   opt.clustering = p.has("clustering");
   opt.per_vertex = opt.clustering || p.has("per-vertex") || output.has_value();
   opt.device = ex.device;
-  if (auto k = p.get("kernel")) {
-    const auto parsed = parse_spgemm_kernel(*k);
-    if (!parsed) {
-      p.fail("--kernel " + *k +
-             ": not a sparse mxm kernel (auto, gustavson_dense, gustavson_hash, "
-             "masked_gustavson, masked_dot)");
-    }
-    opt.kernel = *parsed;
-  }
+  opt.kernel = spgemm_kernel_flag(p);
 
   const InputOptions io = input_options(p, ValueMode::Pattern);
   Input in = load_input(p.operand_value(0), io);

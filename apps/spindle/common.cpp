@@ -218,6 +218,33 @@ std::string format_number(double v) {
   return buf;
 }
 
+namespace {
+/// "auto, gustavson_dense, ..., cuda_masked_dot": every sparse mxm kernel's name.
+std::string spgemm_kernel_names() {
+  std::string names;
+  for (int k = 0; k <= static_cast<int>(SpgemmKernel::CudaMaskedDot); ++k) {
+    names += (k == 0 ? "" : ", ") + std::string(to_string(static_cast<SpgemmKernel>(k)));
+  }
+  return names;
+}
+}  // namespace
+
+void add_spgemm_kernel_flag(ArgParser& p) {
+  p.option("kernel", "NAME", "auto",
+           "force the sparse mxm kernel: " + spgemm_kernel_names() +
+               " (the cuda_ ones with --device cuda)");
+}
+
+SpgemmKernel spgemm_kernel_flag(ArgParser& p) {
+  const auto name = p.get("kernel");
+  if (!name) return SpgemmKernel::Auto;
+  const auto parsed = parse_spgemm_kernel(*name);
+  if (!parsed) {
+    p.fail("--kernel " + *name + ": not a sparse mxm kernel (" + spgemm_kernel_names() + ")");
+  }
+  return *parsed;
+}
+
 void add_exec_flags(ArgParser& p, ExecFlags which) {
   p.group("Execution");
   if (which.device) {

@@ -88,6 +88,14 @@ struct ExecFlags {
 /// Declares --threads, --quiet and the requested execution flags in an "Execution" group.
 void add_exec_flags(ArgParser& p, ExecFlags which);
 
+/// Declares --kernel NAME for the commands built on the sparse mxm (triangles, ktruss), listing
+/// every SpgemmKernel name.
+void add_spgemm_kernel_flag(ArgParser& p);
+
+/// The kernel --kernel names (Auto when not given); an unknown name fails the parse with the
+/// list of names.
+SpgemmKernel spgemm_kernel_flag(ArgParser& p);
+
 /// The parsed execution settings.
 struct Execution {
   Device device = Device::Cpu;  ///< resolved (never Auto)
