@@ -292,9 +292,47 @@ __device__ __forceinline__ int row_log2_lanes(std::int64_t a_entries, int log2_l
   return fill > log2_lanes ? fill : log2_lanes;
 }
 
+/// B rows of at least this many entries are read by a whole warp (kLongB lanes) in a second
+/// pass, instead of by one subgroup of `lanes` < kLongB lanes: a hub's row of B inside a long
+/// row of A was otherwise one subgroup's serial work while the rest of the group waited.
+inline constexpr int kLongB = 32;
+
+/// Calls f(ka, kb) for every product A(i, k) B(k, j) of row i, by the calling thread's share:
+/// subgroups of 2^log2_lanes threads (row_log2_lanes) take A's entries in turn and stride over
+/// B's row; when the subgroups are narrower than a warp, entries whose B row has kLongB or more
+/// entries are left to a second pass where the group's warps take them in turn, 32 lanes each.
+/// `gt` is the thread's index in the group of kGroup (a multiple of 32) threads.
+template <int kGroup, class I, class T, class F>
+__device__ __forceinline__ void for_each_product(const DeviceCsr<I, T>& A, const DeviceCsr<I, T>& B,
+                                                 std::int64_t i, int log2_lanes, int gt, F&& f) {
+  const int lanes = 1 << log2_lanes;
+  const int sub = gt >> log2_lanes;
+  const int subs = kGroup >> log2_lanes;
+  const int lane = gt & (lanes - 1);
+  const bool split = lanes < kLongB;
+  const std::int64_t a0 = A.row_ptr[i];
+  const std::int64_t a1 = A.row_ptr[i + 1];
+  for (std::int64_t ka = a0 + sub; ka < a1; ka += subs) {
+    const std::int64_t k = A.col_idx[ka];
+    const std::int64_t b0 = B.row_ptr[k];
+    const std::int64_t b1 = B.row_ptr[k + 1];
+    if (split && b1 - b0 >= kLongB) continue;  // the second pass takes it
+    for (std::int64_t kb = b0 + lane; kb < b1; kb += lanes) f(ka, kb);
+  }
+  if (!split) return;
+  const int warp = gt >> 5;
+  const int wl = gt & 31;
+  for (std::int64_t ka = a0 + warp; ka < a1; ka += kGroup / 32) {
+    const std::int64_t k = A.col_idx[ka];
+    const std::int64_t b0 = B.row_ptr[k];
+    const std::int64_t b1 = B.row_ptr[k + 1];
+    if (b1 - b0 < kLongB) continue;
+    for (std::int64_t kb = b0 + wl; kb < b1; kb += 32) f(ka, kb);
+  }
+}
+
 /// Adds the row's products to the table (keys, and values when kNumeric); returns the number
-/// of fresh keys this thread inserted. Subgroups of `lanes` threads (row_log2_lanes) take A's
-/// entries in turn and stride over B's row.
+/// of fresh keys this thread inserted.
 template <bool kNumeric, int kGroup, class I, class T, class K>
 __device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const DeviceCsr<I, T>& A,
                                        const DeviceCsr<I, T>& B, const MaskView<I>& M,
@@ -304,23 +342,17 @@ __device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const Device
   static_assert((1 << kLog2Group) == kGroup, "groups of 32, 64, 128 or 512 threads");
   log2_lanes = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
                               log2_lanes, kLog2Group);
-  const int lanes = 1 << log2_lanes;
-  const int sub = gt >> log2_lanes;
-  const int subs = kGroup >> log2_lanes;
-  const int lane = gt & (lanes - 1);
   std::int64_t fresh_count = 0;
-  for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
-    const std::int64_t k = A.col_idx[ka];
-    const T a = kNumeric ? value_of(A, ka) : T(0);
-    for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
-      const std::int64_t j = B.col_idx[kb];
-      if (!mask_allows(M, i, j)) continue;
-      bool fresh = false;
-      const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
-      fresh_count += fresh ? 1 : 0;
-      if constexpr (kNumeric) atomic_add_op(s.add_code, vals + h, s.mul(a, value_of(B, kb)));
+  for_each_product<kGroup>(A, B, i, log2_lanes, gt, [&](std::int64_t ka, std::int64_t kb) {
+    const std::int64_t j = B.col_idx[kb];
+    if (!mask_allows(M, i, j)) return;
+    bool fresh = false;
+    const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
+    fresh_count += fresh ? 1 : 0;
+    if constexpr (kNumeric) {
+      atomic_add_op(s.add_code, vals + h, s.mul(value_of(A, ka), value_of(B, kb)));
     }
-  }
+  });
   return fresh_count;
 }
 
@@ -434,21 +466,15 @@ __global__ void __launch_bounds__(kDenseBlock)
     const std::int64_t i = rows[r];
     const int l2 = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
                                   log2_lanes, kLog2DenseBlock);
-    const int lanes = 1 << l2;
-    const int sub = threadIdx.x >> l2;
-    const int subs = kDenseBlock >> l2;
-    const int lane = threadIdx.x & (lanes - 1);
-    for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
-      const std::int64_t k = A.col_idx[ka];
-      const T a = kNumeric ? value_of(A, ka) : T(0);
-      for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
-        const std::int64_t j = B.col_idx[kb];
-        if (!mask_allows(M, i, j)) continue;
-        const unsigned int bit = 1u << (j & 31);
-        if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
-        if constexpr (kNumeric) atomic_add_op(s.add_code, vals + j, s.mul(a, value_of(B, kb)));
+    for_each_product<kDenseBlock>(A, B, i, l2, threadIdx.x, [&](std::int64_t ka, std::int64_t kb) {
+      const std::int64_t j = B.col_idx[kb];
+      if (!mask_allows(M, i, j)) return;
+      const unsigned int bit = 1u << (j & 31);
+      if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
+      if constexpr (kNumeric) {
+        atomic_add_op(s.add_code, vals + j, s.mul(value_of(A, ka), value_of(B, kb)));
       }
-    }
+    });
     __syncthreads();
     unsigned int mine = 0;
     for (std::int64_t x = w0; x < w1; ++x) mine += __popc(bits[x]);
