@@ -27,8 +27,8 @@ struct SpgemmDeviceResult {
   DeviceBuffer v;
 };
 
-/// What a run did: rows per bin (none, ESC, hash tables of 128 / 512 / 2048 / 8192 slots,
-/// dense slabs) in the numeric phase, and the dense slabs made.
+/// What a run did: rows per bin (none or copied from one row of B, ESC, hash tables of 128 /
+/// 512 / 2048 / 8192 slots, dense slabs) in the numeric phase, and the dense slabs made.
 struct SpgemmRunInfo {
   std::array<std::int64_t, 7> rows_per_bin{};
   std::int64_t slabs = 0;
@@ -37,7 +37,8 @@ struct SpgemmRunInfo {
 /// C = A ⊕.⊗ B on the device, restricted to the mask where one is given (MaskView holding
 /// device pointers; rp == nullptr: none), by `kernel` (CudaRowwise or CudaMaskedDot; the dot form
 /// needs Bt = B^T and a mask that is not complemented). Operands are the engine's device views
-/// (values == nullptr: every entry is 1). C's rows are sorted. Runs on `stream`, which must be
+/// (values == nullptr: every entry is 1), their rows sorted without duplicates, as a Graph's
+/// are. C's rows are sorted. Runs on `stream`, which must be
 /// the library's (context().stream: the workspaces are allocated and freed in its order), and
 /// returns when C is complete.
 /// @throws OutOfMemory with the bytes when C or the workspace cannot be allocated;

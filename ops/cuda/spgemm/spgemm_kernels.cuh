@@ -5,11 +5,14 @@
 /// codes (RuntimeSemiring<T>): one instantiation per value type x index type.
 ///
 /// Row-wise (Gustavson) form, two phases over rows binned by their work:
+///   - rows of A with one entry (unmasked): B's row times it, copied by a warp (no symbolic
+///     pass: their entries are their products);
 ///   - rows of at most kEscMaxProducts products: ESC in a warp (each lane expands one product,
 ///     the warp sorts them by column, equal columns are compressed);
 ///   - rows whose bound fits a shared-memory hash table of up to kSmemTableMax slots: a group of
-///     threads (a warp up to a block) per row, open addressing with linear probing, the table
-///     then sorted by a bitonic network in shared memory;
+///     threads (a warp up to a block) per row, open addressing with linear probing, the filled
+///     slots then moved to the front and sorted by a bitonic network in shared memory; B's rows
+///     of 32 or more entries are read by whole warps;
 ///   - longer rows: a dense accumulator of cols(C) values and a bit per column in global memory
 ///     per block ("slab"), read back in column order, so no sort is needed.
 /// The symbolic phase counts each row's distinct columns (bins from the products), the scan
@@ -114,25 +117,12 @@ __device__ __forceinline__ void atomic_add_op(AddOp op, T* p, T x) {
 // ---- work per row and binning
 // --------------------------------------------------------------------
 
-/// flops[i] = Σ_{k in A(i,:)} nnz(B(k,:)) (saturating is not needed: < 2^63 for any real input),
-/// one warp per row.
-template <class I, class T>
-__global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, std::int64_t* flops) {
-  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  const int lane = threadIdx.x & 31;
-  if (warp >= A.rows) return;
-  std::int64_t s = 0;
-  for (std::int64_t k = A.row_ptr[warp] + lane; k < A.row_ptr[warp + 1]; k += 32) {
-    const std::int64_t c = A.col_idx[k];
-    s += static_cast<std::int64_t>(B.row_ptr[c + 1]) - static_cast<std::int64_t>(B.row_ptr[c]);
-  }
-  for (int off = 16; off > 0; off >>= 1) s += __shfl_xor_sync(kFullMask, s, off);
-  if (lane == 0) flops[warp] = s;
-}
-
-/// The bins: 0 none, 1 ESC, 2.. hash tables of kTable[b] slots, last the dense slab.
+/// The bins: 0 none, 1 ESC, 2.. hash tables of kTable[b] slots, last the dense slab. Bin 0's
+/// list holds the copy rows: rows of A with one entry (and no mask), whose row of C is B's row
+/// times that entry, already sorted and exact, so no table, sort or symbolic pass is needed.
 inline constexpr int kBins = 7;
 inline constexpr int kBinNone = 0;
+inline constexpr int kBinCopy = 0;
 inline constexpr int kBinEsc = 1;
 inline constexpr int kBinDense = kBins - 1;
 /// Slots of bins 2..5 (load factor at most 1/2 of the row's bound).
@@ -153,23 +143,84 @@ __host__ __device__ inline int bin_of(std::int64_t products, std::int64_t bound,
   return kBinDense;
 }
 
-/// Appends each row to its bin's list. `work[i]`: products (symbolic) or exact entries
-/// (numeric, `exact`); the bound is min(work, cols) or the entries. (A template only so that
-/// each translation unit has its own.)
-template <class I>
-__global__ void bin_rows_kernel(std::int64_t rows, const std::int64_t* work,
-                                const std::int64_t* products, std::int64_t cols, int esc_max,
-                                int table_max, std::int64_t capacity, unsigned int* counts,
-                                std::int64_t* lists) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= rows) return;
-  const std::int64_t w = work[i];
-  const std::int64_t p = products[i];
-  const std::int64_t bound = w < cols ? w : cols;
-  const int b = bin_of(p, bound, esc_max, table_max);
-  if (b == kBinNone) return;
+/// Appends row i to its bin's list (bin_of; `work` products or exact entries, the bound
+/// min(work, cols)), or to the copy list when `copy`.
+__device__ __forceinline__ void bin_row(std::int64_t i, std::int64_t work, std::int64_t products,
+                                        bool copy, std::int64_t cols, int esc_max, int table_max,
+                                        std::int64_t capacity, unsigned int* counts,
+                                        std::int64_t* lists) {
+  const std::int64_t bound = work < cols ? work : cols;
+  const int b = copy ? kBinCopy : bin_of(products, bound, esc_max, table_max);
+  if (b == kBinNone && !copy) return;
   const unsigned int at = atomicAdd(&counts[b], 1u);
   lists[b * capacity + at] = i;
+}
+
+/// Whether row i is a copy row: one entry of A with products, and no mask (`unmasked`).
+template <class I>
+__device__ __forceinline__ bool copy_row(const I* a_rp, std::int64_t i, std::int64_t products,
+                                         bool unmasked) {
+  return unmasked && products > 0 && static_cast<std::int64_t>(a_rp[i + 1]) - a_rp[i] == 1;
+}
+
+/// flops[i] = Σ_{k in A(i,:)} nnz(B(k,:)), one warp per row, and the row appended to its
+/// symbolic bin (bin_row with the products as the work). A copy row's entries are its
+/// products (B's rows hold no duplicate columns): they go to `entries` here.
+template <class I, class T>
+__global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, bool unmasked,
+                                 std::int64_t* flops, std::int64_t* entries, int esc_max,
+                                 int table_max, unsigned int* bin_counts, std::int64_t* lists) {
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (warp >= A.rows) return;
+  std::int64_t s = 0;
+  for (std::int64_t k = A.row_ptr[warp] + lane; k < A.row_ptr[warp + 1]; k += 32) {
+    const std::int64_t c = A.col_idx[k];
+    s += static_cast<std::int64_t>(B.row_ptr[c + 1]) - static_cast<std::int64_t>(B.row_ptr[c]);
+  }
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_xor_sync(kFullMask, s, off);
+  if (lane == 0) {
+    flops[warp] = s;
+    const bool copy = copy_row(A.row_ptr, warp, s, unmasked);
+    if (copy) entries[warp] = s;
+    bin_row(warp, s, s, copy, B.cols, esc_max, table_max, A.rows, bin_counts, lists);
+  }
+}
+
+/// Appends each row to its numeric bin, from its exact entries `work[i]`. (A template only so
+/// that each translation unit has its own.)
+template <class I>
+__global__ void bin_rows_kernel(std::int64_t rows, const I* a_rp, bool unmasked,
+                                const std::int64_t* work, const std::int64_t* products,
+                                std::int64_t cols, int esc_max, int table_max,
+                                std::int64_t capacity, unsigned int* counts, std::int64_t* lists) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const std::int64_t p = products[i];
+  bin_row(i, work[i], p, copy_row(a_rp, i, p, unmasked), cols, esc_max, table_max, capacity, counts,
+          lists);
+}
+
+/// Numeric phase of the copy rows: C(i,:) = A(i,k) ⊗ B(k,:) for A's one entry k, a warp per
+/// row, in B's (sorted) order.
+template <class I, class T>
+__global__ void copy_kernel(RuntimeSemiring<T> s, DeviceCsr<I, T> A, DeviceCsr<I, T> B,
+                            const std::int64_t* rows, std::int64_t n_rows, const I* crp, I* cci,
+                            T* cv) {
+  const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (w >= n_rows) return;
+  const std::int64_t i = rows[w];
+  const std::int64_t ka = A.row_ptr[i];
+  const std::int64_t k = A.col_idx[ka];
+  const T a = value_of(A, ka);
+  const std::int64_t b0 = B.row_ptr[k];
+  const std::int64_t n = static_cast<std::int64_t>(B.row_ptr[k + 1]) - b0;
+  const std::int64_t o = crp[i];
+  for (std::int64_t x = lane; x < n; x += 32) {
+    cci[o + x] = B.col_idx[b0 + x];
+    cv[o + x] = s.mul(a, value_of(B, b0 + x));
+  }
 }
 
 // ---- ESC: a warp per row of at most 32 products ------------------------------------------------
@@ -292,9 +343,47 @@ __device__ __forceinline__ int row_log2_lanes(std::int64_t a_entries, int log2_l
   return fill > log2_lanes ? fill : log2_lanes;
 }
 
+/// B rows of at least this many entries are read by a whole warp (kLongB lanes) in a second
+/// pass, instead of by one subgroup of `lanes` < kLongB lanes: a hub's row of B inside a long
+/// row of A was otherwise one subgroup's serial work while the rest of the group waited.
+inline constexpr int kLongB = 32;
+
+/// Calls f(ka, kb) for every product A(i, k) B(k, j) of row i, by the calling thread's share:
+/// subgroups of 2^log2_lanes threads (row_log2_lanes) take A's entries in turn and stride over
+/// B's row; when the subgroups are narrower than a warp, entries whose B row has kLongB or more
+/// entries are left to a second pass where the group's warps take them in turn, 32 lanes each.
+/// `gt` is the thread's index in the group of kGroup (a multiple of 32) threads.
+template <int kGroup, class I, class T, class F>
+__device__ __forceinline__ void for_each_product(const DeviceCsr<I, T>& A, const DeviceCsr<I, T>& B,
+                                                 std::int64_t i, int log2_lanes, int gt, F&& f) {
+  const int lanes = 1 << log2_lanes;
+  const int sub = gt >> log2_lanes;
+  const int subs = kGroup >> log2_lanes;
+  const int lane = gt & (lanes - 1);
+  const bool split = lanes < kLongB;
+  const std::int64_t a0 = A.row_ptr[i];
+  const std::int64_t a1 = A.row_ptr[i + 1];
+  for (std::int64_t ka = a0 + sub; ka < a1; ka += subs) {
+    const std::int64_t k = A.col_idx[ka];
+    const std::int64_t b0 = B.row_ptr[k];
+    const std::int64_t b1 = B.row_ptr[k + 1];
+    if (split && b1 - b0 >= kLongB) continue;  // the second pass takes it
+    for (std::int64_t kb = b0 + lane; kb < b1; kb += lanes) f(ka, kb);
+  }
+  if (!split) return;
+  const int warp = gt >> 5;
+  const int wl = gt & 31;
+  for (std::int64_t ka = a0 + warp; ka < a1; ka += kGroup / 32) {
+    const std::int64_t k = A.col_idx[ka];
+    const std::int64_t b0 = B.row_ptr[k];
+    const std::int64_t b1 = B.row_ptr[k + 1];
+    if (b1 - b0 < kLongB) continue;
+    for (std::int64_t kb = b0 + wl; kb < b1; kb += 32) f(ka, kb);
+  }
+}
+
 /// Adds the row's products to the table (keys, and values when kNumeric); returns the number
-/// of fresh keys this thread inserted. Subgroups of `lanes` threads (row_log2_lanes) take A's
-/// entries in turn and stride over B's row.
+/// of fresh keys this thread inserted.
 template <bool kNumeric, int kGroup, class I, class T, class K>
 __device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const DeviceCsr<I, T>& A,
                                        const DeviceCsr<I, T>& B, const MaskView<I>& M,
@@ -304,23 +393,17 @@ __device__ std::int64_t accumulate_row(const RuntimeSemiring<T>& s, const Device
   static_assert((1 << kLog2Group) == kGroup, "groups of 32, 64, 128 or 512 threads");
   log2_lanes = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
                               log2_lanes, kLog2Group);
-  const int lanes = 1 << log2_lanes;
-  const int sub = gt >> log2_lanes;
-  const int subs = kGroup >> log2_lanes;
-  const int lane = gt & (lanes - 1);
   std::int64_t fresh_count = 0;
-  for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
-    const std::int64_t k = A.col_idx[ka];
-    const T a = kNumeric ? value_of(A, ka) : T(0);
-    for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
-      const std::int64_t j = B.col_idx[kb];
-      if (!mask_allows(M, i, j)) continue;
-      bool fresh = false;
-      const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
-      fresh_count += fresh ? 1 : 0;
-      if constexpr (kNumeric) atomic_add_op(s.add_code, vals + h, s.mul(a, value_of(B, kb)));
+  for_each_product<kGroup>(A, B, i, log2_lanes, gt, [&](std::int64_t ka, std::int64_t kb) {
+    const std::int64_t j = B.col_idx[kb];
+    if (!mask_allows(M, i, j)) return;
+    bool fresh = false;
+    const std::int64_t h = hash_insert(keys, size, static_cast<K>(j), &fresh);
+    fresh_count += fresh ? 1 : 0;
+    if constexpr (kNumeric) {
+      atomic_add_op(s.add_code, vals + h, s.mul(value_of(A, ka), value_of(B, kb)));
     }
-  }
+  });
   return fresh_count;
 }
 
@@ -349,6 +432,60 @@ __device__ void group_bitonic_sort(K* keys, T* vals, std::int64_t size, int gt) 
       group_sync<kGroup>();
     }
   }
+}
+
+/// Most slots per thread of a table (bin_table(b) / its group: 4, 8, 16, 16).
+inline constexpr int kMaxSlotsPerThread = 16;
+
+/// Moves the table's filled slots to its front and empties the slots after them up to the next
+/// power of two, which it returns: the size the sort then needs (tables are at least twice
+/// the row, so at most half of the table, and often far less). Groups that share a block's
+/// barriers (kGroup > 32 with several groups per block) get the largest size among them, so
+/// that they all sort the same number of steps. `fill` is the block's per-group counters.
+template <int kGroup, int kGroups, class K, class T>
+__device__ std::int64_t compact_table(K* keys, T* vals, int table, int gt, unsigned long long* fill,
+                                      int g) {
+  K k[kMaxSlotsPerThread];
+  T v[kMaxSlotsPerThread];
+  const int per = table / kGroup;
+  int mine = 0;
+#pragma unroll
+  for (int t = 0; t < kMaxSlotsPerThread; ++t) {
+    if (t < per) {
+      k[t] = keys[gt + t * kGroup];
+      v[t] = vals[gt + t * kGroup];
+      mine += k[t] != static_cast<K>(~K(0)) ? 1 : 0;
+    }
+  }
+  if (gt == 0) fill[g] = 0;
+  group_sync<kGroup>();
+  std::int64_t at =
+      mine != 0
+          ? static_cast<std::int64_t>(atomicAdd(&fill[g], static_cast<unsigned long long>(mine)))
+          : 0;
+  group_sync<kGroup>();
+#pragma unroll
+  for (int t = 0; t < kMaxSlotsPerThread; ++t) {
+    if (t < per && k[t] != static_cast<K>(~K(0))) {
+      keys[at] = k[t];
+      vals[at] = v[t];
+      ++at;
+    }
+  }
+  std::int64_t n = static_cast<std::int64_t>(fill[g]);
+  if constexpr (kGroup > 32 && kGroups > 1) {
+    for (int x = 0; x < kGroups; ++x) {
+      const std::int64_t f = static_cast<std::int64_t>(fill[x]);
+      n = f > n ? f : n;
+    }
+  }
+  std::int64_t size = 1;
+  while (size < n) size <<= 1;
+  for (std::int64_t x = static_cast<std::int64_t>(fill[g]) + gt; x < size; x += kGroup) {
+    keys[x] = static_cast<K>(~K(0));
+  }
+  group_sync<kGroup>();
+  return size;
 }
 
 /// One row per group of kGroup threads, kBlock / kGroup groups per block, `table` slots each in
@@ -392,7 +529,8 @@ __global__ void __launch_bounds__(kBlock)
     (void)fresh;
     (void)counts;
     group_sync<kGroup>();
-    group_bitonic_sort<true, kGroup>(keys, vals, table, gt);
+    const std::int64_t size = compact_table<kGroup, kGroups>(keys, vals, table, gt, fresh_total, g);
+    group_bitonic_sort<true, kGroup>(keys, vals, size, gt);
     if (live) {
       const std::int64_t o = crp[i];
       const std::int64_t n = static_cast<std::int64_t>(crp[i + 1]) - o;
@@ -434,21 +572,15 @@ __global__ void __launch_bounds__(kDenseBlock)
     const std::int64_t i = rows[r];
     const int l2 = row_log2_lanes(static_cast<std::int64_t>(A.row_ptr[i + 1]) - A.row_ptr[i],
                                   log2_lanes, kLog2DenseBlock);
-    const int lanes = 1 << l2;
-    const int sub = threadIdx.x >> l2;
-    const int subs = kDenseBlock >> l2;
-    const int lane = threadIdx.x & (lanes - 1);
-    for (std::int64_t ka = A.row_ptr[i] + sub; ka < A.row_ptr[i + 1]; ka += subs) {
-      const std::int64_t k = A.col_idx[ka];
-      const T a = kNumeric ? value_of(A, ka) : T(0);
-      for (std::int64_t kb = B.row_ptr[k] + lane; kb < B.row_ptr[k + 1]; kb += lanes) {
-        const std::int64_t j = B.col_idx[kb];
-        if (!mask_allows(M, i, j)) continue;
-        const unsigned int bit = 1u << (j & 31);
-        if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
-        if constexpr (kNumeric) atomic_add_op(s.add_code, vals + j, s.mul(a, value_of(B, kb)));
+    for_each_product<kDenseBlock>(A, B, i, l2, threadIdx.x, [&](std::int64_t ka, std::int64_t kb) {
+      const std::int64_t j = B.col_idx[kb];
+      if (!mask_allows(M, i, j)) return;
+      const unsigned int bit = 1u << (j & 31);
+      if ((bits[j >> 5] & bit) == 0) atomicOr(bits + (j >> 5), bit);
+      if constexpr (kNumeric) {
+        atomic_add_op(s.add_code, vals + j, s.mul(value_of(A, ka), value_of(B, kb)));
       }
-    }
+    });
     __syncthreads();
     unsigned int mine = 0;
     for (std::int64_t x = w0; x < w1; ++x) mine += __popc(bits[x]);

@@ -34,17 +34,20 @@ inline DeviceBuffer alloc(std::int64_t bytes, const char* what) {
 }
 
 /// out[0..n] = exclusive prefix sums of in[0..n) followed by the total (in has n + 1 entries,
-/// the last 0). Returns the total.
-inline std::int64_t exclusive_scan(const std::int64_t* in, std::int64_t* out, std::int64_t n,
-                                   cudaStream_t st) {
+/// the last 0), queued on `st`.
+inline void exclusive_scan(const std::int64_t* in, std::int64_t* out, std::int64_t n,
+                           cudaStream_t st) {
   std::size_t temp = 0;
   SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, in, out, n + 1, st));
   DeviceBuffer t = alloc(static_cast<std::int64_t>(temp), "mxm (sparse, CUDA): scan workspace");
   SPINDLE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(t.get(), temp, in, out, n + 1, st));
-  std::int64_t total = 0;
-  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&total, out + n, sizeof total, cudaMemcpyDeviceToHost, st));
+}
+
+/// Copies `n` values from the device to `host` and waits for them (and all work before them).
+template <class V>
+void read_back(V* host, const V* device, std::size_t n, cudaStream_t st) {
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(host, device, n * sizeof(V), cudaMemcpyDeviceToHost, st));
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
-  return total;
 }
 
 template <class I>
@@ -65,20 +68,19 @@ void make_output(SpgemmDeviceResult& C, std::int64_t rows, std::int64_t cols, st
                           "); use int64 indices");
   }
   const std::int64_t bytes = total * static_cast<std::int64_t>(sizeof(I) + sizeof(T));
-  std::size_t free_b = 0;
-  std::size_t total_b = 0;
-  SPINDLE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  if (bytes > static_cast<std::int64_t>(free_b)) {
-    throw OutOfMemory("mxm (sparse, CUDA): the product has " + num(total) + " entries (" +
-                      num(bytes) + " bytes of columns and values) but the device has " +
-                      num(static_cast<std::int64_t>(free_b)) + " bytes free");
-  }
   C.rows = rows;
   C.cols = cols;
   C.nnz = total;
   C.rp = alloc((rows + 1) * static_cast<std::int64_t>(sizeof(I)), "mxm (sparse, CUDA): C offsets");
-  C.ci = alloc(total * static_cast<std::int64_t>(sizeof(I)), "mxm (sparse, CUDA): C columns");
-  C.v = alloc(total * static_cast<std::int64_t>(sizeof(T)), "mxm (sparse, CUDA): C values");
+  try {
+    C.ci = alloc(total * static_cast<std::int64_t>(sizeof(I)), "mxm (sparse, CUDA): C columns");
+    C.v = alloc(total * static_cast<std::int64_t>(sizeof(T)), "mxm (sparse, CUDA): C values");
+  } catch (const OutOfMemory& e) {
+    C = SpgemmDeviceResult{};
+    throw OutOfMemory("mxm (sparse, CUDA): the product has " + num(total) + " entries (" +
+                      num(bytes) +
+                      " bytes of columns and values), more than the device holds: " + e.what());
+  }
   if (poisoning_outputs() && total > 0) {  // tests: an entry no kernel wrote shows
     SPINDLE_CUDA_CHECK(cudaMemsetAsync(C.ci.get(), 0xff, C.ci.bytes(), st));
     SPINDLE_CUDA_CHECK(cudaMemsetAsync(C.v.get(), 0xff, C.v.bytes(), st));
@@ -111,14 +113,20 @@ void launch_hash(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>&
   SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): hash rows");
 }
 
-/// Launches every bin of one phase. `lists` holds bin b's rows at b * capacity.
+/// Launches every bin of one phase. `lists` holds bin b's rows at b * capacity. `st` is the
+/// context's stream, the one DeviceBuffer frees on, so buffers die in stream order.
 template <bool kNumeric, class I, class T>
 void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
               const DeviceCsr<I, T>& B, const MaskView<I>& M, const std::int64_t* lists,
               std::int64_t capacity, const std::int64_t* n_bin, int log2_lanes,
-              std::int64_t* counts, const I* crp, I* cci, T* cv, std::int64_t max_slabs,
-              std::int64_t device_free, cudaStream_t st, std::int64_t* slabs_made) {
+              std::int64_t* counts, const I* crp, I* cci, T* cv, cudaStream_t st,
+              std::int64_t* slabs_made) {
   using namespace spgemm;
+  if (kNumeric && n_bin[kBinCopy] > 0) {  // the copy rows' counts came from the products
+    copy_kernel<I, T><<<grid_for(n_bin[kBinCopy] * 32, 256), 256, 0, st>>>(
+        s, A, B, lists + kBinCopy * capacity, n_bin[kBinCopy], crp, cci, cv);
+    SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): copy rows");
+  }
   if (n_bin[kBinEsc] > 0) {
     esc_kernel<kNumeric, I, T><<<grid_for(n_bin[kBinEsc] * 32, 256), 256, 0, st>>>(
         s, A, B, M, lists + kBinEsc * capacity, n_bin[kBinEsc], counts, crp, cci, cv);
@@ -135,6 +143,15 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
   const std::int64_t nd = n_bin[kBinDense];
   if (nd > 0) {
     const std::int64_t per = spgemm_slab_bytes(B.cols, sizeof(T), kNumeric);
+    int device = 0;
+    int sms = 0;
+    SPINDLE_CUDA_CHECK(cudaGetDevice(&device));
+    SPINDLE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const std::int64_t max_slabs = 2 * static_cast<std::int64_t>(sms);
+    std::size_t free_b = 0;
+    std::size_t total_b = 0;
+    SPINDLE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::int64_t device_free = static_cast<std::int64_t>(free_b);
     const std::int64_t budget = device_free / kCudaSpgemmSlabShare;
     const std::int64_t fit = per > 0 ? budget / per : 0;
     const std::int64_t slabs = std::min({nd, max_slabs, fit});
@@ -159,75 +176,67 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
         s, identity, A, B, M, lists + kBinDense * capacity, nd, lanes, vals.as<T>(),
         bits.as<unsigned int>(), counts, crp, cci, cv);
     SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dense rows");
-    SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));  // the slabs die here
     if (slabs_made != nullptr) *slabs_made = std::max(*slabs_made, slabs);
   }
 }
 
-/// Bins the rows by `work` (products or exact entries) into `lists`; returns the counts.
-template <class I>
-std::array<std::int64_t, spgemm::kBins> bin_rows(std::int64_t rows, const std::int64_t* work,
-                                                 const std::int64_t* products, std::int64_t cols,
-                                                 const SpgemmRowwiseConfig& cfg,
-                                                 std::int64_t* lists, cudaStream_t st) {
-  DeviceBuffer counts = alloc(spgemm::kBins * 4, "mxm (sparse, CUDA): bin counts");
-  SPINDLE_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), st));
-  spgemm::bin_rows_kernel<I><<<grid_for(rows, 256), 256, 0, st>>>(rows, work, products, cols,
-                                                                  cfg.esc_max, cfg.table_max, rows,
-                                                                  counts.as<unsigned int>(), lists);
-  SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): binning");
-  unsigned int h[spgemm::kBins] = {};
-  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(h, counts.get(), sizeof h, cudaMemcpyDeviceToHost, st));
-  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
-  std::array<std::int64_t, spgemm::kBins> n{};
-  for (int b = 0; b < spgemm::kBins; ++b) n[b] = h[b];
-  return n;
-}
+/// What the row-wise form reads back to the host: the rows of each symbolic and numeric bin
+/// (counted by the binning kernels), then C's entries (copied from the scan's last offset).
+struct RowwiseTallies {
+  unsigned int sym[spgemm::kBins];
+  unsigned int num[spgemm::kBins];
+  std::int64_t total;
+};
 
 template <class T, class I>
 void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T identity,
              const DeviceCsr<I, T>& A, const DeviceCsr<I, T>& B, const MaskView<I>& M,
              SpgemmDeviceResult& C, cudaStream_t st, SpgemmRunInfo* info) {
   const std::int64_t m = A.rows;
+  DeviceBuffer tallies = alloc(sizeof(RowwiseTallies), "mxm (sparse, CUDA): bin counts");
+  SPINDLE_CUDA_CHECK(cudaMemsetAsync(tallies.get(), 0, tallies.bytes(), st));
+  auto* dev_tallies = tallies.as<RowwiseTallies>();
+  RowwiseTallies host{};
   DeviceBuffer products = alloc(m * 8, "mxm (sparse, CUDA): products per row");
-  spgemm::row_flops_kernel<<<grid_for(m * 32, 256), 256, 0, st>>>(A, B,
-                                                                  products.as<std::int64_t>());
-  SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): products per row");
   DeviceBuffer lists = alloc(m * spgemm::kBins * 8, "mxm (sparse, CUDA): row bins");
   DeviceBuffer counts = alloc((m + 1) * 8, "mxm (sparse, CUDA): entries per row");
   SPINDLE_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), st));
+  // Products per row and the symbolic bins in one pass (and the copy rows' entries); the bins'
+  // sizes come back (1st wait).
+  const bool unmasked = M.rp == nullptr;
+  spgemm::row_flops_kernel<<<grid_for(m * 32, 256), 256, 0, st>>>(
+      A, B, unmasked, products.as<std::int64_t>(), counts.as<std::int64_t>(), cfg.esc_max,
+      cfg.table_max, dev_tallies->sym, lists.as<std::int64_t>());
+  SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): products per row");
+  read_back(host.sym, dev_tallies->sym, spgemm::kBins, st);
   // Subgroups of lanes per entry of A: about B's mean row length, a power of two up to 32.
   const std::int64_t mean_b = B.rows > 0 ? (B.nnz + B.rows - 1) / B.rows : 1;
   const int log2_lanes = std::min(5, log2_ceil(std::max<std::int64_t>(mean_b, 1)));
-  int device = 0;
-  int sms = 0;
-  SPINDLE_CUDA_CHECK(cudaGetDevice(&device));
-  SPINDLE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  std::size_t free_b = 0;
-  std::size_t total_b = 0;
-  SPINDLE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  const std::int64_t max_slabs = 2 * static_cast<std::int64_t>(sms);
+  std::int64_t n_sym[spgemm::kBins];
+  for (int b = 0; b < spgemm::kBins; ++b) n_sym[b] = host.sym[b];
   std::int64_t slabs = 0;
 
-  // Symbolic: bins from the products, distinct columns per row.
-  auto n_sym = bin_rows<I>(m, products.as<std::int64_t>(), products.as<std::int64_t>(), B.cols, cfg,
-                           lists.as<std::int64_t>(), st);
-  run_bins<false, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_sym.data(), log2_lanes,
-                        counts.as<std::int64_t>(), nullptr, nullptr, nullptr, max_slabs,
-                        static_cast<std::int64_t>(free_b), st, &slabs);
+  // Symbolic: distinct columns per row. Then the offsets and the numeric bins (from the exact
+  // entries) are queued behind it, and the total and the bins' sizes come back (2nd wait).
+  run_bins<false, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_sym, log2_lanes,
+                        counts.as<std::int64_t>(), nullptr, nullptr, nullptr, st, &slabs);
   DeviceBuffer offsets = alloc((m + 1) * 8, "mxm (sparse, CUDA): C offsets (int64)");
-  const std::int64_t total =
-      exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
-  make_output<T, I>(C, m, B.cols, total, offsets.as<std::int64_t>(), st);
-  offsets = DeviceBuffer();
-  SPINDLE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
+  spgemm::bin_rows_kernel<I><<<grid_for(m, 256), 256, 0, st>>>(
+      m, A.row_ptr, unmasked, counts.as<std::int64_t>(), products.as<std::int64_t>(), B.cols,
+      cfg.esc_max, cfg.table_max, m, dev_tallies->num, lists.as<std::int64_t>());
+  SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): binning");
+  SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&dev_tallies->total, offsets.as<std::int64_t>() + m,
+                                     sizeof(std::int64_t), cudaMemcpyDeviceToDevice, st));
+  read_back(&host, dev_tallies, 1, st);
+  make_output<T, I>(C, m, B.cols, host.total, offsets.as<std::int64_t>(), st);
+  offsets = DeviceBuffer();  // stream-ordered: freed after make_output's copy of it
 
-  // Numeric: bins from the exact entries.
-  auto n_num = bin_rows<I>(m, counts.as<std::int64_t>(), products.as<std::int64_t>(), B.cols, cfg,
-                           lists.as<std::int64_t>(), st);
-  run_bins<true, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_num.data(), log2_lanes,
-                       nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(), max_slabs,
-                       static_cast<std::int64_t>(free_b), st, &slabs);
+  // Numeric: each row written sorted at its offset (the 3rd wait, at the end).
+  std::int64_t n_num[spgemm::kBins];
+  for (int b = 0; b < spgemm::kBins; ++b) n_num[b] = host.num[b];
+  run_bins<true, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_num, log2_lanes,
+                       nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(), st, &slabs);
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
   if (info != nullptr) {
     for (int b = 0; b < spgemm::kBins; ++b) info->rows_per_bin[b] = n_num[b];
@@ -243,9 +252,7 @@ void masked_dot(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& 
                 cudaStream_t st) {
   const std::int64_t m = A.rows;
   I mask_end = 0;  // the mask's entries: its last offset
-  SPINDLE_CUDA_CHECK(
-      cudaMemcpyAsync(&mask_end, M.rp + m, sizeof mask_end, cudaMemcpyDeviceToHost, st));
-  SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
+  read_back(&mask_end, M.rp + m, 1, st);
   const std::int64_t e = mask_end;
   DeviceBuffer val =
       alloc(e * static_cast<std::int64_t>(sizeof(T)), "mxm (sparse, CUDA): dot values");
@@ -263,8 +270,9 @@ void masked_dot(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& 
     SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dot counts");
   }
   DeviceBuffer offsets = alloc((m + 1) * 8, "mxm (sparse, CUDA): C offsets (int64)");
-  const std::int64_t total =
-      exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
+  exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
+  std::int64_t total = 0;
+  read_back(&total, offsets.as<const std::int64_t>() + m, 1, st);
   make_output<T, I>(C, m, Bt.rows, total, offsets.as<std::int64_t>(), st);
   if (total > 0) {
     spgemm::dot_compact_kernel<I, T><<<grid_for(m * 32, 256), 256, 0, st>>>(
