@@ -63,6 +63,12 @@ _FUNCTIONS = {
     "average_clustering": _TRIANGLES + " Undirected and unweighted only.",
     "transitivity": _TRIANGLES + " Undirected graphs only.",
     "core_number": "Spindle's level-synchronous peeling (one mxv per step).",
+    "k_truss": (
+        "Spindle's k-truss: supports by masked sparse x sparse mxm, the edges below k - 2 "
+        "removed together round by round. Returns the graph networkx returns (a copy of G's "
+        "kept nodes and edges with their attributes, in G's order, and G.graph). k < 2 and "
+        "non-integer k are not supported (networkx runs those calls)."
+    ),
     "hits": (
         "Spindle's power iteration for the singular vectors networkx finds with ARPACK. Where "
         "it does not converge within max_iter iterations (or the graph has no edges, or the "

@@ -17,14 +17,16 @@ has_path, is_connected, is_strongly_connected, node_connected_component, connect
 number_connected_components, weakly_connected_components, number_weakly_connected_components,
 is_weakly_connected, strongly_connected_components, number_strongly_connected_components,
 triangles, clustering, average_clustering, transitivity (the last three undirected and
-unweighted), core_number, hits, katz_centrality, jaccard_coefficient, betweenness_centrality
-(unweighted; with k, networkx's own sampling of the sources).
+unweighted), core_number, k_truss (k >= 2; the graph networkx returns, attributes and order
+included), hits, katz_centrality, jaccard_coefficient, betweenness_centrality (unweighted; with
+k, networkx's own sampling of the sources).
 
 Configuration: ``nx.config.backends.spindle.device`` ('auto', 'cpu' or 'cuda') says where the
 engine runs.
 """
 
 import inspect
+import numbers
 
 import numpy as np
 
@@ -41,6 +43,7 @@ from ._centrality import hits as _hits
 from ._centrality import katz_centrality as _katz_centrality
 from ._structure import core_numbers as _core_numbers
 from ._structure import jaccard_coefficient as _jaccard_coefficient
+from ._structure import k_truss as _k_truss
 from ._structure import strongly_connected_components as _strongly_connected_components
 from ._structure import triangles as _triangles
 from ._structure import weakly_connected_components as _weakly_connected_components
@@ -52,9 +55,11 @@ __all__ = ["BackendInterface", "SpindleGraph"]
 class SpindleGraph:
     """A networkx graph converted for Spindle: the engine graph (``spindle_graph``), the nodes
     in its vertex order, whether it is directed, and the edge attribute its values came from
-    (None: structure only, or every value was 1)."""
+    (None: structure only, or every value was 1). ``source`` is the networkx graph itself for
+    the functions that give back part of it with its attributes (k_truss), else None."""
 
     __networkx_backend__ = "spindle"
+    source = None
 
     def __init__(self, spindle_graph, nodes, directed, weight=None, graph_attrs=None):
         self.spindle_graph = spindle_graph
@@ -496,16 +501,74 @@ def transitivity(G):
     return 6 * r.total / int(np.sum(d * (d - 1)))
 
 
+# networkx's message for the functions that refuse self-loops (core_number, k_truss)
+_SELF_LOOPS = ("Input graph has self loops which is not permitted; "
+               "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+
+
 def core_number(G):
     """networkx.core_number on Spindle's peeling (in + out degree for a directed graph)."""
     g = G.spindle_graph
     if g.stats()["self_loops"]:
-        raise nx.NetworkXNotImplemented(
-            "Input graph has self loops which is not permitted; "
-            "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
-        )
+        raise nx.NetworkXNotImplemented(_SELF_LOOPS)
     r = _core_numbers(g, directed=G.directed, device=_device())
     return dict(zip(G.nodes, r.core.tolist()))
+
+
+def _forget_conversion(G):
+    """Drops G, a conversion that kept its source, from the source's networkx cache.
+
+    networkx caches it under the key of a conversion that kept every attribute, which satisfies
+    every later request: it would be handed to any call (a weighted pagerank too), though it
+    holds the structure only. The functions that use `source` call this once they have G."""
+    cache = getattr(G.source, "__networkx_cache__", None)
+    if not cache:
+        return
+    ours = cache.get("backends", {}).get("spindle", {})
+    for key, value in list(ours.items()):
+        if value is G:
+            ours.pop(key, None)
+
+
+def k_truss(G, k):
+    """networkx.k_truss (undirected graphs, k >= 2) on Spindle's k-truss (masked sparse x
+    sparse mxm): the graph networkx returns, G.copy() without the edges in fewer than k - 2
+    of the truss's triangles and without the vertices left isolated. Built from the networkx
+    graph itself (``G.source``) as G.copy() builds it: its class, G.graph, the kept nodes in
+    G's order with copies of their attribute dicts, then the kept edges in the order of G's
+    adjacency with copies of theirs. A SpindleGraph without a source gives a plain nx.Graph
+    of the kept nodes (vertex order) and edges, with its graph attributes."""
+    source = G.source
+    try:
+        g = G.spindle_graph
+        if g.stats()["self_loops"]:
+            raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+        # beyond n + 1 nothing is left, as at n + 2 (and the engine takes an int64)
+        r = _k_truss(g, min(int(k), len(G) + 2), device=_device())
+    finally:
+        if source is not None:
+            _forget_conversion(G)
+    nodes = G.nodes
+    edges = [(nodes[i], nodes[j]) for i, j in zip(r.first.tolist(), r.second.tolist())]
+    if source is None:
+        H = nx.Graph()
+        H.graph.update(G.graph)
+        H.add_nodes_from(nodes[i] for i in r.vertices.tolist())
+        H.add_edges_from(edges)
+        return H
+    kept = {}  # node: the set of its neighbours in the truss
+    for u, v in edges:
+        kept.setdefault(u, set()).add(v)
+        kept.setdefault(v, set()).add(u)
+    H = source.__class__()
+    H.graph.update(source.graph)
+    H.add_nodes_from((n, d.copy()) for n, d in source._node.items() if n in kept)
+    H.add_edges_from(
+        (u, v, d.copy())
+        for u, nbrs in source._adj.items() if u in kept
+        for v, d in nbrs.items() if v in kept[u]
+    )
+    return H
 
 
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
@@ -646,6 +709,7 @@ _FUNCTIONS = {
     "average_clustering": average_clustering,
     "transitivity": transitivity,
     "core_number": core_number,
+    "k_truss": k_truss,
     "hits": hits,
     "katz_centrality": katz_centrality,
     "jaccard_coefficient": jaccard_coefficient,
@@ -687,6 +751,14 @@ def _why_not(name, args, kwargs):
             return "directed clustering is not supported (Spindle counts undirected triangles)"
     if name == "transitivity" and G.is_directed():
         return "transitivity of a directed graph is not supported"
+    if name == "k_truss":
+        if G.is_directed():
+            return "directed graphs are not supported (networkx refuses them too)"
+        k = a.get("k")
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+            return "k must be an integer (Spindle's k_truss takes an int)"
+        if k < 2:
+            return "k < 2 is not supported (Spindle's k_truss starts at 2)"
     if name == "betweenness_centrality" and a.get("k") == 0:
         return "k=0 is not supported (networkx divides by k)"
     if name == "bfs_layers":
@@ -699,6 +771,11 @@ def _why_not(name, args, kwargs):
             if len(set(sources)) > 1:
                 return "several sources are not supported (Spindle's BFS has one)"
     return None
+
+
+# Functions that give back (part of) the caller's graph with all its attributes: networkx asks
+# to preserve every attribute, and the conversion keeps the networkx graph as `source` instead.
+_KEEP_SOURCE = {"k_truss"}
 
 
 # Tests of networkx's own suites that Spindle does not pass through the backend, with why: each
@@ -718,6 +795,10 @@ class BackendInterface:
         {attribute: default}); graphs whose values are all 1 keep the structure only."""
         if isinstance(graph, SpindleGraph):
             return graph
+        if name in _KEEP_SOURCE:  # the structure here, the attributes in the graph itself
+            converted = BackendInterface.convert_from_nx(graph, graph_name=graph_name)
+            converted.source = graph
+            return converted
         if not isinstance(graph, nx.Graph):
             raise TypeError(f"cannot convert {type(graph).__name__} to a Spindle graph")
         if graph.is_multigraph():
