@@ -135,6 +135,17 @@ const char* alg_name(cusparseSpGEMMAlg_t alg) {
   return alg == CUSPARSE_SPGEMM_ALG3 ? "ALG3" : alg == CUSPARSE_SPGEMM_ALG2 ? "ALG2" : "DEFAULT";
 }
 
+/// cudaMalloc that throws (naming the buffer and its bytes) instead of ending the process, so
+/// that the caller can try the next cuSPARSE algorithm or row blocks.
+void device_alloc(void** p, std::size_t bytes, const char* what) {
+  if (cudaMalloc(p, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
+    cudaGetLastError();
+    *p = nullptr;
+    std::fprintf(stderr, "cuSPARSE SpGEMM: its %s of %zu bytes does not fit\n", what, bytes);
+    throw std::runtime_error("cusparse oom");
+  }
+}
+
 /// C = A·B by cusparseSpGEMM with `alg` (DEFAULT, or ALG2/ALG3, which size the compute buffer
 /// by cusparseSpGEMM_estimateMemory: ALG3 in chunks of `chunk` of the products), C's arrays
 /// allocated here.
@@ -167,7 +178,7 @@ DevCsr cusparse_spgemm(cusparseHandle_t h, const DevCsr& A, const DevCsr& B,
   try {
     CS(cusparseSpGEMM_workEstimation(h, op, op, &alpha, ma, mb, &beta, mc, CUDA_R_32F, alg, sd, &b1,
                                      nullptr));
-    CK(cudaMalloc(&w1, std::max<std::size_t>(b1, 1)));
+    device_alloc(&w1, b1, "work estimation buffer");
     CS(cusparseSpGEMM_workEstimation(h, op, op, &alpha, ma, mb, &beta, mc, CUDA_R_32F, alg, sd, &b1,
                                      w1));
     if (alg == CUSPARSE_SPGEMM_DEFAULT) {
@@ -176,7 +187,7 @@ DevCsr cusparse_spgemm(cusparseHandle_t h, const DevCsr& A, const DevCsr& B,
     } else {
       CS(cusparseSpGEMM_estimateMemory(h, op, op, &alpha, ma, mb, &beta, mc, CUDA_R_32F, alg, sd,
                                        chunk, &b3, nullptr, nullptr));
-      CK(cudaMalloc(&w3, std::max<std::size_t>(b3, 1)));
+      device_alloc(&w3, b3, "memory estimation buffer");
       CS(cusparseSpGEMM_estimateMemory(h, op, op, &alpha, ma, mb, &beta, mc, CUDA_R_32F, alg, sd,
                                        chunk, &b3, w3, &b2));
       cudaFree(w3);
@@ -195,7 +206,7 @@ DevCsr cusparse_spgemm(cusparseHandle_t h, const DevCsr& A, const DevCsr& B,
     C.rows = r;
     C.cols = c;
     C.nnz = nnz;
-    CK(cudaMalloc(&C.rp, (r + 1) * sizeof(I)));
+    device_alloc(reinterpret_cast<void**>(&C.rp), (r + 1) * sizeof(I), "C offsets");
     if (cudaMalloc(&C.ci, std::max<std::int64_t>(nnz, 1) * sizeof(I)) != cudaSuccess ||
         cudaMalloc(&C.v, std::max<std::int64_t>(nnz, 1) * sizeof(float)) != cudaSuccess) {
       cudaGetLastError();
