@@ -540,4 +540,5 @@ def _convert_networkx(G, weight, default_weight, value_dtype, index_dtype, nodel
     the nodes are exactly 0..n-1 in order. The walk of G's dicts is C++ (_core)."""
     iname = None if index_dtype is None else _index_dtype_name(index_dtype)
     return _core.from_networkx_adjacency(G._adj, nodelist, weight, default_weight,
-                                         G.is_multigraph(), iname, value_dtype, ones_as_pattern)
+                                         G.is_multigraph(), not G.is_directed(), iname,
+                                         value_dtype, ones_as_pattern)

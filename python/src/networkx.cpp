@@ -8,8 +8,8 @@
 /// CSR arrays, and the cost left is memory latency: the keys, edge dicts and weights of a graph
 /// of a million edges are scattered over a heap much larger than the caches, so the walk
 /// gathers entries a chunk at a time and prefetches what it will read (RowWalker), reads no key
-/// whose column its stored hash already tells, and sorts the rows afterwards in parallel,
-/// without the GIL.
+/// whose column its stored hash already tells, reads an undirected edge's weight once (for one
+/// direction; the other copies it), and sorts the rows afterwards in parallel, without the GIL.
 ///
 /// The walk never trusts the dicts to stay still: a key's __eq__ or a weight's __float__ may run
 /// Python code, so before anything that may, what the walk still holds borrowed takes a strong
@@ -27,9 +27,14 @@
 #include <vector>
 
 #include "python/src/bind.hpp"
+#include "python/src/networkx_csr.hpp"
 
 namespace spindle::py {
 namespace {
+
+using detail::Csr;
+using detail::mirror_values;
+using detail::sort_rows;
 
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
@@ -64,6 +69,9 @@ struct Walk {
   bool multigraph = false;
   bool identity = false;           // nodes are exactly the ints 0..n-1 in order
   bool columns_from_hash = false;  // identity, and every neighbour is one of the nodes
+  // An undirected networkx Graph's dicts (not a view's): entry (i, j), j < i, shares its edge dict
+  // with (j, i), read earlier, so its value is copied from there (mirror_values).
+  bool mirror = false;
   std::int64_t n = 0;
   nb::object position;  // node -> row; built on first need when `identity`
   const std::vector<nb::object>* nodes = nullptr;
@@ -178,14 +186,6 @@ inline bool exact_int_value(PyObject* v, std::int64_t* out) {
   return overflow == 0;
 }
 
-template <class I>
-struct Csr {
-  std::vector<I> row_ptr;
-  std::vector<I> col_idx;
-  std::vector<double> values;  // empty without a weight attribute
-  bool all_ones = true;
-};
-
 // Reads the rows into CSR (rows unsorted), a chunk of entries at a time: gather() takes each
 // entry's key, edge dict and weight borrowed, prefetching them, and run() reads them. gather()
 // runs no Python code, so the borrowed pointers stay valid up to the first step of run() that may
@@ -217,9 +217,13 @@ class RowWalker {
         if (j >= 0) {
           out.col_idx[k] = static_cast<I>(j);
           if (weighted()) {
-            const double x = value(e);
-            out.values[k] = x;
-            out.all_ones = out.all_ones && x == 1.0;
+            if (e.weight == Weight::Mirror || (w_.mirror && j < e.row)) {
+              out.values[k] = 0.0;  // mirror_values fills it
+            } else {
+              const double x = value(e);
+              out.values[k] = x;
+              out.all_ones = out.all_ones && x == 1.0;
+            }
           }
           ++k;
         }
@@ -244,6 +248,7 @@ class RowWalker {
     Found,    // `value` is the attribute's value
     Lookup,   // not known yet: a lookup that may run Python code (a multigraph, a non-dict, a
               // key that is not a str, many attributes)
+    Mirror,   // copied from the entry of the other direction (Walk::mirror); the edge is unused
   };
 
   struct Entry {
@@ -275,19 +280,38 @@ class RowWalker {
       if (++gathered_ > lengths_[row_]) {
         throw InvalidArgument("the networkx graph changed while it was converted");
       }
-      if (weighted()) prefetch(edge);
       if (w_.columns_from_hash && hash >= 0 && hash < w_.n) {
         // The key equals node `hash` (it is one of the nodes 0..n-1, and equal numbers hash
         // alike), so it is never read: half the cache misses of a walk without attributes.
-        entry_[count_++] =
-            Entry{nullptr, edge, nullptr, row_, static_cast<std::int64_t>(hash), Weight::Lookup};
+        const bool mirrored = w_.mirror && hash < row_;  // neither is the edge then
+        if (weighted() && !mirrored) prefetch(edge);
+        entry_[count_++] = Entry{nullptr,
+                                 edge,
+                                 nullptr,
+                                 row_,
+                                 static_cast<std::int64_t>(hash),
+                                 mirrored ? Weight::Mirror : Weight::Lookup};
         continue;
       }
       prefetch(key);
+      if (weighted()) prefetch(edge);
       entry_[count_++] = Entry{key, edge, nullptr, row_, kUnknown, Weight::Lookup};
     }
+    if (w_.identity && !w_.columns_from_hash) int_columns();
     if (weighted()) find_weights();
     return count_ > 0;
+  }
+
+  // The columns of the chunk's neighbours that are exact ints, when the nodes are 0..n-1 (their
+  // keys were prefetched while gathering), so that mirrored entries read no edge either.
+  void int_columns() {
+    for (std::size_t q = 0; q < count_; ++q) {
+      Entry& e = entry_[q];
+      std::int64_t j = 0;
+      if (e.column != kUnknown || !exact_int_value(e.key, &j)) continue;
+      e.column = j >= 0 && j < w_.n ? j : -1;  // an int outside 0..n-1 is not a node
+      if (w_.mirror && e.column >= 0 && e.column < e.row) e.weight = Weight::Mirror;
+    }
   }
 
   // The chunk's weights, in two passes so that each waits on no cache miss the other has not
@@ -297,6 +321,7 @@ class RowWalker {
   void find_weights() {
     for (std::size_t q = 0; q < count_; ++q) {
       Entry& e = entry_[q];
+      if (e.weight == Weight::Mirror) continue;
       if (w_.multigraph || !PyDict_CheckExact(e.edge)) continue;  // Lookup
       const Py_ssize_t size = PyDict_GET_SIZE(e.edge);
       if (size == 0) {
@@ -338,7 +363,7 @@ class RowWalker {
   void hold_rest() {
     for (std::size_t q = next_; q < held_from_ && q < count_; ++q) {
       Py_XINCREF(entry_[q].key);
-      if (weighted()) Py_INCREF(entry_[q].edge);
+      if (holds_edge(entry_[q])) Py_INCREF(entry_[q].edge);
       Py_XINCREF(entry_[q].value);
     }
     held_from_ = std::min(held_from_, next_);
@@ -346,9 +371,11 @@ class RowWalker {
 
   void release(const Entry& e) {
     Py_XDECREF(e.key);
-    if (weighted()) Py_DECREF(e.edge);
+    if (holds_edge(e)) Py_DECREF(e.edge);
     Py_XDECREF(e.value);
   }
+
+  bool holds_edge(const Entry& e) const { return weighted() && e.weight != Weight::Mirror; }
 
   // The column of neighbour `key`, or -1 when it is not one of the nodes (a nodelist that leaves
   // it out drops the edge).
@@ -391,72 +418,6 @@ class RowWalker {
   std::size_t held_from_ = kChunk;  // entries from here on hold references
 };
 
-// Sorts `a` (a row's elements, ordered by `key`) by merging its runs, which start at `runs`
-// (with a.size() last): linear for a few runs, n log n at worst. b and merged are scratch.
-template <class T, class Key>
-void merge_runs(std::vector<T>& a, std::vector<T>& b, std::vector<std::size_t>& runs,
-                std::vector<std::size_t>& merged, Key key) {
-  const auto less = [&](const T& x, const T& y) { return key(x) < key(y); };
-  b.resize(a.size());
-  while (runs.size() > 2) {  // merge neighbouring runs of a into b
-    merged.assign(1, 0);
-    for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-      const std::size_t lo = runs[r];
-      const std::size_t mid = runs[r + 1];
-      const std::size_t hi = r + 2 < runs.size() ? runs[r + 2] : mid;
-      std::merge(a.begin() + lo, a.begin() + mid, a.begin() + mid, a.begin() + hi, b.begin() + lo,
-                 less);
-      merged.push_back(hi);
-    }
-    a.swap(b);
-    runs.swap(merged);
-  }
-}
-
-// Sorts every row by column, values along (networkx keeps neighbours in insertion order; the
-// engine's rows are sorted). Insertion order is mostly a few sorted runs (an undirected graph
-// built from edges in source order has up to three per row: smaller neighbours added from their
-// rows, its own, larger ones added later), so rows are merged from their runs. R-MAT 16
-// undirected (2 M entries), 1 thread: 26 ms with std::sort on every row, 11 ms merged.
-template <class I>
-void sort_rows(Csr<I>& c) {
-  const auto n = static_cast<std::int64_t>(c.row_ptr.size()) - 1;
-  const I* rp = c.row_ptr.data();
-  I* col = c.col_idx.data();
-  double* val = c.values.empty() ? nullptr : c.values.data();
-#pragma omp parallel
-  {
-    std::vector<I> ca, cb;
-    std::vector<std::pair<I, double>> pa, pb;
-    std::vector<std::size_t> runs, merged;
-#pragma omp for schedule(dynamic, 256)
-    for (std::int64_t i = 0; i < n; ++i) {
-      I* ci = col + rp[i];
-      const auto len = static_cast<std::size_t>(rp[i + 1] - rp[i]);
-      runs.assign(1, 0);
-      for (std::size_t q = 1; q < len; ++q) {
-        if (ci[q] < ci[q - 1]) runs.push_back(q);
-      }
-      if (runs.size() == 1) continue;
-      runs.push_back(len);
-      if (val == nullptr) {
-        ca.assign(ci, ci + len);
-        merge_runs(ca, cb, runs, merged, [](I x) { return x; });
-        std::copy(ca.begin(), ca.end(), ci);
-        continue;
-      }
-      double* vi = val + rp[i];
-      pa.resize(len);
-      for (std::size_t q = 0; q < len; ++q) pa[q] = {ci[q], vi[q]};
-      merge_runs(pa, pb, runs, merged, [](const std::pair<I, double>& x) { return x.first; });
-      for (std::size_t q = 0; q < len; ++q) {
-        ci[q] = pa[q].first;
-        vi[q] = pa[q].second;
-      }
-    }
-  }
-}
-
 template <class I, class V>
 PyGraph to_graph(Csr<I>&& c, std::int64_t n) {
   using G = Graph<I, V>;
@@ -480,21 +441,23 @@ struct Converted {
   nb::object labels;  // None when the nodes are 0..n-1 in order
 };
 
+// The engine graph, or nothing when Walk::mirror must be turned off (mirror_values).
 template <class I>
-PyGraph build(Walk& w, const std::vector<nb::object>& rows,
-              const std::vector<std::int64_t>& lengths, std::int64_t nnz_bound,
-              const std::optional<std::string>& value_dtype, bool ones_as_pattern) {
+std::optional<PyGraph> build(Walk& w, const std::vector<nb::object>& rows,
+                             const std::vector<std::int64_t>& lengths, std::int64_t nnz_bound,
+                             const std::optional<std::string>& value_dtype, bool ones_as_pattern) {
   Csr<I> c = RowWalker<I>(w, rows, lengths).run(nnz_bound);
   std::string vname = value_dtype.value_or(w.weight == nullptr ? "pattern" : "float64");
   if (!value_dtype && ones_as_pattern && c.all_ones) vname = "pattern";
   nb::gil_scoped_release release;
   if (vname == "pattern") c.values = {};  // sorted without them
   sort_rows(c);
+  if (w.mirror && !c.values.empty() && !mirror_values(c)) return std::nullopt;
   return visit_value(vname, [&](auto v) { return to_graph<I, decltype(v)>(std::move(c), w.n); });
 }
 
 Converted convert(const nb::handle& adj_in, const nb::handle& nodelist, const nb::handle& weight,
-                  double default_weight, bool multigraph,
+                  double default_weight, bool multigraph, bool undirected,
                   const std::optional<std::string>& index_dtype,
                   const std::optional<std::string>& value_dtype, bool ones_as_pattern) {
   Walk w;
@@ -553,10 +516,14 @@ Converted convert(const nb::handle& adj_in, const nb::handle& nodelist, const nb
       rows.push_back(std::move(row));
     }
   }
+  // networkx's own dicts: each undirected edge's dict is in both rows (a view's rows may filter
+  // either direction alone, a custom mapping may hold anything).
+  w.mirror = undirected && !multigraph && w.weight != nullptr && PyDict_CheckExact(adj_in.ptr());
   std::int64_t nnz_bound = 0;
   std::vector<std::int64_t> lengths;
   lengths.reserve(rows.size());
   for (nb::object& row : rows) {
+    w.mirror = w.mirror && PyDict_CheckExact(row.ptr());
     row = as_dict(row.ptr());
     lengths.push_back(PyDict_GET_SIZE(row.ptr()));
     nnz_bound += lengths.back();
@@ -569,9 +536,16 @@ Converted convert(const nb::handle& adj_in, const nb::handle& nodelist, const nb
                           std::to_string(nnz_bound) + " entries needs int64 indices");
   }
   Converted out;
-  out.graph = visit_index(iname, [&](auto i) {
-    return build<decltype(i)>(w, rows, lengths, nnz_bound, value_dtype, ones_as_pattern);
-  });
+  for (;;) {
+    std::optional<PyGraph> g = visit_index(iname, [&](auto i) {
+      return build<decltype(i)>(w, rows, lengths, nnz_bound, value_dtype, ones_as_pattern);
+    });
+    if (g) {
+      out.graph = std::move(*g);
+      break;
+    }
+    w.mirror = false;
+  }
   if (w.identity) {
     out.labels = nb::none();
   } else {
@@ -588,15 +562,16 @@ void bind_networkx(nb::module_& m) {
   m.def(
       "from_networkx_adjacency",
       [](const nb::handle& adj, const nb::handle& nodelist, const nb::handle& weight,
-         double default_weight, bool multigraph, const std::optional<std::string>& index_dtype,
+         double default_weight, bool multigraph, bool undirected,
+         const std::optional<std::string>& index_dtype,
          const std::optional<std::string>& value_dtype, bool ones_as_pattern) {
-        Converted c = convert(adj, nodelist, weight, default_weight, multigraph, index_dtype,
-                              value_dtype, ones_as_pattern);
+        Converted c = convert(adj, nodelist, weight, default_weight, multigraph, undirected,
+                              index_dtype, value_dtype, ones_as_pattern);
         return nb::make_tuple(nb::cast(std::move(c.graph)), c.labels);
       },
       nb::arg("adj"), nb::arg("nodelist").none(), nb::arg("weight").none(),
-      nb::arg("default_weight"), nb::arg("multigraph"), nb::arg("index_dtype").none(),
-      nb::arg("value_dtype").none(), nb::arg("ones_as_pattern"),
+      nb::arg("default_weight"), nb::arg("multigraph"), nb::arg("undirected"),
+      nb::arg("index_dtype").none(), nb::arg("value_dtype").none(), nb::arg("ones_as_pattern"),
       "(graph, labels) for a networkx adjacency G._adj: rows in its node order (or nodelist's, "
       "dropping edges to nodes outside it), the values of edge attribute `weight` "
       "(default_weight where an edge lacks it; parallel edges of a multigraph add up; None: "

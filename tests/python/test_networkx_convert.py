@@ -81,6 +81,22 @@ def test_self_loops_are_stored_once_in_undirected_graphs():
     assert np.array_equal(matrix(g), reference(G))
 
 
+@pytest.mark.parametrize("labels", [[0, 1, 2, 3], ["a", "b", "c", "d"]], ids=["ints", "strings"])
+def test_an_undirected_graph_holding_an_edge_one_way_converts_what_its_dicts_hold(labels):
+    # Each undirected edge's value is read once and copied to the other direction; dicts changed
+    # by hand (an edge left in one row) still give what they hold.
+    a, b, c, d = labels
+    G = nx.Graph()
+    G.add_weighted_edges_from([(a, b, 2.0), (b, c, 3.0), (c, d, 4.0), (a, d, 5.0)])
+    del G._adj[b][c]  # c -> b is left
+    g = spindle.Graph.from_networkx(G, weight="weight")
+    expected = np.zeros((4, 4))
+    for u, nbrs in G._adj.items():
+        for v, data in nbrs.items():
+            expected[labels.index(u), labels.index(v)] = data["weight"]
+    assert matrix(g).tolist() == expected.tolist()
+
+
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
 def test_nodelists_order_restrict_and_drop_edges_to_nodes_left_out(directed):
     G = random_graph(list(range(30)), 120, directed, seed=3)
