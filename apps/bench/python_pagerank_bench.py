@@ -2,13 +2,18 @@
 """The Python package's PageRank bars (issue 47), on this machine.
 
 1. networkx: nx.pagerank(G, backend="spindle") against networkx's own nx.pagerank (scipy) on an
-   R-MAT DiGraph of about 1M edges: the first call (conversion included), then repeated calls
-   (the converted graph cached by networkx), and the L1 distance between the two rankings.
+   R-MAT graph of about 1M edges (--graph): a DiGraph and an undirected Graph built from its
+   edges (Graph.to_networkx, no edge attribute), and the undirected Graph that
+   nx.from_scipy_sparse_array makes of its matrix (a weight on every edge). For each: the first
+   call on a freshly built graph (conversion included), repeated calls (the converted graph
+   cached by networkx), convert_from_nx alone, and the L1 distance between the two rankings.
+   The load average is printed with each graph (the timings mean little on a busy machine).
 2. scipy: spindle.pagerank on a scipy CSR of R-MAT 20 against the CLI's compute time on the same
    file (`spindle pagerank FILE --top 1` prints it), and the conversion's share.
 
     PYTHONPATH=build/test/python python apps/bench/python_pagerank_bench.py \\
-        --cli build/test/bin/spindle [--scale 16 --edge-factor 17] [--big-scale 20]
+        --cli build/test/bin/spindle [--scale 16 --edge-factor 17] [--big-scale 20] \\
+        [--graph digraph|graph|scipy-graph|all] [--only networkx|scipy]
 
 Prints one table row per measurement (seconds; the best and the median of --repeat runs).
 """
@@ -36,40 +41,50 @@ def row(what, best, median, note=""):
     print(f"| {what:<58} | {best:9.4f} | {median:9.4f} | {note}")
 
 
-def networkx_bar(args):
+def load():
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def networkx_bar(args, kind):
     import networkx as nx
-    import numpy as np
 
     import spindle
+    from spindle.networkx_backend import BackendInterface
 
     nx.config.warnings_to_ignore.add("cache")
     g = spindle.generate_rmat(args.scale, args.edge_factor, seed=1)
-    src = np.repeat(np.arange(g.nrows), np.diff(g.indptr)).tolist()
-    G = nx.DiGraph()
-    G.add_nodes_from(range(g.nrows))
-    G.add_edges_from(zip(src, g.indices.tolist()))
-    print(f"networkx DiGraph: R-MAT scale {args.scale}, edge factor {args.edge_factor}: "
-          f"{G.number_of_nodes()} nodes, {G.number_of_edges()} edges")
+    if kind == "scipy-graph":
+        A = g.to_scipy()
+
+        def build():  # undirected, {"weight": 1.0} on every edge
+            return nx.from_scipy_sparse_array(A)
+    else:
+        create = nx.DiGraph if kind == "digraph" else nx.Graph
+
+        def build():  # in edge-list order, as a file or a generator would give them
+            return g.to_networkx(create_using=create)
+
+    G = build()
+    print(f"networkx {type(G).__name__} ({kind}): R-MAT scale {args.scale}, edge factor "
+          f"{args.edge_factor}: {G.number_of_nodes()} nodes, {G.number_of_edges()} edges; "
+          f"{load()}")
     ref, nx_best, nx_med = timed(lambda: nx.pagerank(G), args.repeat)
     row("nx.pagerank(G) (networkx, scipy)", nx_best, nx_med)
     firsts = []
     for _ in range(args.repeat):
-        G.__networkx_cache__.clear()
+        H = build()  # a fresh graph: nothing converted or cached yet
         t = time.perf_counter()
-        got = nx.pagerank(G, backend="spindle")
+        got = nx.pagerank(H, backend="spindle")
         firsts.append(time.perf_counter() - t)
     row('nx.pagerank(G, backend="spindle"), first call (converts)', min(firsts),
         statistics.median(firsts), f"{nx_med / statistics.median(firsts):.1f}x")
-    got, best, med = timed(lambda: nx.pagerank(G, backend="spindle"), args.repeat)
+    got, best, med = timed(lambda: nx.pagerank(H, backend="spindle"), args.repeat)
     row('nx.pagerank(G, backend="spindle"), cached graph', best, med, f"{nx_med / med:.1f}x")
-    l1 = sum(abs(got[v] - ref[v]) for v in G)
-    print(f"L1 distance between the rankings: {l1:.3g}")
-    G.__networkx_cache__.clear()
-    from spindle.networkx_backend import BackendInterface
-
     _, best, med = timed(lambda: BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1}),
                          args.repeat)
     row("  of which convert_from_nx (weight attribute scanned)", best, med)
+    l1 = sum(abs(got[v] - ref[v]) for v in G)
+    print(f"L1 distance between the rankings: {l1:.3g}; {load()}")
 
 
 def scipy_bar(args):
@@ -107,10 +122,14 @@ def main():
     p.add_argument("--big-scale", type=int, default=20)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--only", choices=["networkx", "scipy"])
+    p.add_argument("--graph", choices=["digraph", "graph", "scipy-graph", "all"], default="all",
+                   help="the networkx graphs of the networkx bar")
     args = p.parse_args()
     print(f"| {'measurement':<58} | best (s)  | median (s)| ratio")
     if args.only in (None, "networkx"):
-        networkx_bar(args)
+        kinds = ("digraph", "graph", "scipy-graph") if args.graph == "all" else (args.graph,)
+        for kind in kinds:
+            networkx_bar(args, kind)
     if args.only in (None, "scipy"):
         scipy_bar(args)
 

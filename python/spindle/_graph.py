@@ -2,7 +2,6 @@
 """spindle.Graph: the engine's CSR graph with the vertex ids of the data it came from."""
 
 import itertools
-import operator
 
 import numpy as np
 
@@ -254,6 +253,14 @@ class Graph:
             in networkx.to_scipy_sparse_array.
         nodelist : sequence, optional
             The vertices and their order (edges to nodes outside it are dropped).
+
+        Raises
+        ------
+        spindle.InvalidArgument
+            An edge's ``weight`` attribute is not a number (a str, None, ...; bools, ints and
+            numpy scalars are numbers), or nodelist repeats a node.
+        spindle.VertexNotFound
+            nodelist names a node the graph does not have.
         """
         if weight is None:
             vname = None if value_dtype is None else _value_dtype_name(value_dtype)
@@ -525,48 +532,13 @@ def _is_networkx_graph(x):
     )
 
 
-def _convert_networkx(G, weight, default_weight, value_dtype, index_dtype, nodelist=None):
+def _convert_networkx(G, weight, default_weight, value_dtype, index_dtype, nodelist=None,
+                      ones_as_pattern=False):
     """(engine graph, labels) for a networkx graph: rows in G's node order (or nodelist's),
-    both directions of undirected edges, values from `weight` (None: pattern). Labels are None
-    when the nodes are exactly 0..n-1 in order."""
-    adj = G._adj
-    if nodelist is None:
-        nodes = list(adj)
-        rows_adj = list(adj.values())
-    else:
-        nodes = list(nodelist)
-        if len(set(nodes)) != len(nodes):
-            raise InvalidArgument("nodelist has repeated nodes")
-        missing = [v for v in nodes if v not in adj]
-        if missing:
-            raise VertexNotFound(f"nodelist names {missing[0]!r}, which is not in the graph")
-        keep = set(nodes)
-        rows_adj = [{v: d for v, d in adj[u].items() if v in keep} for u in nodes]
-    n = len(nodes)
-    lengths = np.fromiter(map(len, rows_adj), dtype=np.int64, count=n)
-    nnz = int(lengths.sum())
-    identity = all(type(v) is int for v in nodes) and nodes == list(range(n))
-    neighbours = itertools.chain.from_iterable(rows_adj)
-    if identity:
-        cols = np.fromiter(neighbours, dtype=np.int64, count=nnz)
-    else:
-        position = dict(zip(nodes, range(n)))
-        cols = np.fromiter(map(position.__getitem__, neighbours), dtype=np.int64, count=nnz)
-    values = None
-    if weight is not None:
-        if G.is_multigraph():
-            it = (sum(d.get(weight, default_weight) for d in keys.values())
-                  for nbrs in rows_adj for keys in nbrs.values())
-        else:  # map over the edge dicts: the fastest walk of them from Python
-            it = map(operator.methodcaller("get", weight, default_weight),
-                     itertools.chain.from_iterable(map(operator.methodcaller("values"), rows_adj)))
-        values = np.fromiter(it, dtype=np.float64, count=nnz)
-    vname = value_dtype or ("pattern" if values is None else "float64")
-    if vname != "pattern" and values is None:
-        values = np.ones(nnz, dtype=np.float64)
-    iname = _index_dtype_name(index_dtype, n, nnz)
-    rows = np.repeat(np.arange(n, dtype=iname), lengths)
-    core = _core.Graph.from_coo(n, n, rows, cols.astype(iname, copy=False),
-                                None if vname == "pattern" else values, iname, vname,
-                                "default", False, False, True)
-    return core, (None if identity else nodes)
+    both directions of undirected edges, values from `weight` (None: pattern; with
+    ones_as_pattern, also when every value is 1 and value_dtype is None). Labels are None when
+    the nodes are exactly 0..n-1 in order. The walk of G's dicts is C++ (_core)."""
+    iname = None if index_dtype is None else _index_dtype_name(index_dtype)
+    return _core.from_networkx_adjacency(G._adj, nodelist, weight, default_weight,
+                                         G.is_multigraph(), not G.is_directed(), iname,
+                                         value_dtype, ones_as_pattern)

@@ -812,11 +812,10 @@ class BackendInterface:
             ((weight, default),) = edge_attrs.items()
             if default is None:
                 raise NotImplementedError("edges without the attribute cannot be hidden")
-        core, labels = _convert_networkx(graph, weight, default, None, None)
-        if weight is not None:
-            data = core.data()
-            if data is not None and bool(np.all(data == 1)):
-                core, weight = core.with_values("pattern"), None  # the structure says the same
+        # every value 1: the structure says the same
+        core, labels = _convert_networkx(graph, weight, default, None, None, ones_as_pattern=True)
+        if core.value_dtype == "pattern":
+            weight = None
         g = Graph._wrap(core, labels, 0, graph.is_directed())
         nodes = labels if labels is not None else list(range(len(graph)))
         attrs = graph.graph if preserve_graph_attrs else None

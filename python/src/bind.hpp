@@ -168,5 +168,6 @@ void bind_ops(nb::module_& m);
 void bind_algorithms(nb::module_& m);
 void bind_structure(nb::module_& m);
 void bind_centrality(nb::module_& m);
+void bind_networkx(nb::module_& m);
 
 }  // namespace spindle::py

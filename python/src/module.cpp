@@ -163,4 +163,5 @@ NB_MODULE(_core, m) {
   spindle::py::bind_algorithms(m);
   spindle::py::bind_structure(m);
   spindle::py::bind_centrality(m);
+  spindle::py::bind_networkx(m);
 }
