@@ -10,6 +10,7 @@
 #include <set>
 
 #include "ops_test_util.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/ops.hpp"
 #include "spindle/ops/cpu/parallel.hpp"
 #include "spindle/ops/cpu/reduce_impl.hpp"
@@ -62,6 +63,9 @@ template <class R>
 void expect_same_for_thread_counts(const std::function<R()>& f,
                                    const std::function<bool(const R&, const R&)>& same,
                                    const char* what) {
+  // The adaptation to the machine's load would cap the counts at the free cores.
+  const bool adaptive = adaptive_cpu_threads();
+  set_adaptive_cpu_threads(false);
   const int saved = omp_get_max_threads();
   omp_set_num_threads(1);
   const R ref = f();
@@ -70,6 +74,7 @@ void expect_same_for_thread_counts(const std::function<R()>& f,
     EXPECT_TRUE(same(ref, f())) << what << " differs with " << threads << " threads";
   }
   omp_set_num_threads(saved);
+  set_adaptive_cpu_threads(adaptive);
 }
 
 template <class T>
