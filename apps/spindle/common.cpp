@@ -270,7 +270,9 @@ void add_exec_flags(ArgParser& p, ExecFlags which) {
              "with --tune (implied): keep tuned mxv winners in FILE, keyed by a fingerprint of "
              "the graph and GPU, so later runs on the same graph time nothing");
   }
-  p.option("threads", "N", "OMP_NUM_THREADS or all cores", "CPU threads of the OpenMP backend");
+  p.option("threads", "N", "OMP_NUM_THREADS or all cores",
+           "most CPU threads of the OpenMP backend (fewer for small work and on cores other "
+           "processes keep busy; SPINDLE_ADAPT_THREADS=0 turns that off)");
   p.flag("quiet", "no progress or status lines on stderr (warnings and errors still appear)");
 }
 

@@ -52,7 +52,8 @@ std::vector<ExplainDevice> explain_plans(const Input& in, const Descriptor& desc
   std::vector<ExplainDevice> out;
   ExplainDevice cpu;
   cpu.device = Device::Cpu;
-  cpu.caps = "OpenMP, " + std::to_string(cpu_threads()) + " threads";
+  cpu.caps =
+      "OpenMP, up to " + std::to_string(cpu_threads()) + " threads (" + cpu_threads_basis() + ")";
   ExplainDevice cuda;
   cuda.device = Device::Cuda;
   const bool real_gpu = cuda_available();

@@ -32,30 +32,39 @@ GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
   s.avg_row = static_cast<double>(s.nnz) / static_cast<double>(rows);
   std::int64_t max_row = 0, min_row = std::numeric_limits<std::int64_t>::max(), empty = 0,
                loops = 0;
-  double sq = 0.0;
   const int nb = 65;
   std::vector<std::int64_t> hist(nb, 0);
+  // The squared deviations are summed per block of kStatsBlock rows, in row order, and the block
+  // sums in block order: stdv_row (which the CUDA planner compares with thresholds) is then the
+  // same bits for any thread count. Per-thread partials changed it in its last bits.
+  constexpr std::int64_t kStatsBlock = 4096;
+  const std::int64_t sq_blocks = (rows + kStatsBlock - 1) / kStatsBlock;
+  std::vector<double> sq_block(static_cast<std::size_t>(sq_blocks), 0.0);
 #pragma omp parallel
   {
     std::vector<std::int64_t> local(nb, 0);
     std::int64_t lmax = 0, lmin = std::numeric_limits<std::int64_t>::max(), lempty = 0, lloops = 0;
-    double lsq = 0.0;
 #pragma omp for schedule(static) nowait
-    for (std::int64_t i = 0; i < rows; ++i) {
-      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
-      lmax = std::max(lmax, len);
-      lmin = std::min(lmin, len);
-      if (len == 0) ++lempty;
-      const double d = static_cast<double>(len) - s.avg_row;
-      lsq += d * d;
-      int b = 0;
-      for (std::int64_t l = len; l > 0; l >>= 1) ++b;
-      ++local[b];
-      // Rows are sorted: the diagonal is found by binary search.
-      const I* first = col_idx + row_ptr[i];
-      const I* last = col_idx + row_ptr[i + 1];
-      const I* it = std::lower_bound(first, last, static_cast<I>(i));
-      if (it != last && *it == static_cast<I>(i)) ++lloops;
+    for (std::int64_t blk = 0; blk < sq_blocks; ++blk) {
+      double lsq = 0.0;
+      const std::int64_t end = std::min(rows, (blk + 1) * kStatsBlock);
+      for (std::int64_t i = blk * kStatsBlock; i < end; ++i) {
+        const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+        lmax = std::max(lmax, len);
+        lmin = std::min(lmin, len);
+        if (len == 0) ++lempty;
+        const double d = static_cast<double>(len) - s.avg_row;
+        lsq += d * d;
+        int b = 0;
+        for (std::int64_t l = len; l > 0; l >>= 1) ++b;
+        ++local[b];
+        // Rows are sorted: the diagonal is found by binary search.
+        const I* first = col_idx + row_ptr[i];
+        const I* last = col_idx + row_ptr[i + 1];
+        const I* it = std::lower_bound(first, last, static_cast<I>(i));
+        if (it != last && *it == static_cast<I>(i)) ++lloops;
+      }
+      sq_block[static_cast<std::size_t>(blk)] = lsq;
     }
 #pragma omp critical(spindle_stats)
     {
@@ -63,7 +72,6 @@ GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
       min_row = std::min(min_row, lmin);
       empty += lempty;
       loops += lloops;
-      sq += lsq;  // order of the few per-thread partials may vary: stdv is informational only
       for (int b = 0; b < nb; ++b) hist[b] += local[b];
     }
   }
@@ -71,6 +79,8 @@ GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
   s.min_row = min_row;
   s.empty_rows = empty;
   s.self_loops = loops;
+  double sq = 0.0;
+  for (const double b : sq_block) sq += b;
   s.stdv_row = std::sqrt(sq / static_cast<double>(rows));
   while (hist.size() > 1 && hist.back() == 0) hist.pop_back();
   s.rows_by_log2_length = std::move(hist);

@@ -14,16 +14,22 @@ namespace {
 // The CPU backend has one kernel per operation; its reason says how it will split the work.
 std::string cpu_reason(const GraphStats& stats, std::int64_t cost_per_nnz, const char* what) {
   const std::int64_t work = stats.rows + stats.nnz * cost_per_nnz;
-  const int threads = cpu_threads();
+  const int threads = cpu_kernels::threads_for_work(work);
   std::string r = std::string(what) + ": ";
-  if (threads <= 1 || work < cpu_kernels::kSerialWork) {
+  if (work < cpu_kernels::kSerialWork) {
     r += "one thread (rows + nnz*cost = " + std::to_string(work) + " below the " +
          std::to_string(cpu_kernels::kSerialWork) + " fork/join cut-off)";
+  } else if (work / cpu_kernels::kWorkPerThread <= 1 || cpu_threads() <= 1) {
+    r += "one thread (rows + nnz*cost = " + std::to_string(work) + ", " +
+         std::to_string(cpu_kernels::kWorkPerThread) + " per thread; " +
+         std::to_string(cpu_threads()) + " allowed)";
   } else {
     r += "OpenMP over " +
          std::to_string(std::min<std::int64_t>(
              stats.rows, std::int64_t{threads} * cpu_kernels::kBlocksPerThread)) +
-         " nnz-balanced row blocks on " + std::to_string(threads) + " threads";
+         " nnz-balanced row blocks on " + std::to_string(threads) + " threads (" +
+         std::to_string(cpu_kernels::kWorkPerThread) + " units of rows + nnz*cost per thread; " +
+         cpu_threads_basis() + ")";
   }
   return r;
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -353,6 +354,42 @@ TEST(Graph, InDegreesMatchANaiveCountOnEveryThreadCount) {
   }
   Graph<std::int32_t, Pattern> small(2, 3, {0, 2, 3}, {0, 2, 2});
   EXPECT_EQ(small.in_degrees(), (std::vector<std::int32_t>{1, 0, 2}));
+}
+
+// The statistics sum squared deviations of the row lengths over every row: with the rows split
+// by thread, the partial sums' grouping followed the thread count, and stdv_row (which the CUDA
+// planner compares against thresholds) changed in its last bits with it. A power-law graph of
+// 300 K rows (lengths whose squared deviations are not exact in double), fresh for each thread
+// count (the statistics are cached), must give the same bits on 1, 2, 3 and 4 threads.
+TEST(Graph, StatsAreBitIdenticalOnEveryThreadCount) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  const std::int64_t n = 300007;
+  std::vector<std::int32_t> rp(1, 0), ci;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double x = unif(rng);
+    const auto len = static_cast<std::int64_t>(x * x * x * x * 40);
+    for (std::int64_t k = 0; k < len; ++k) ci.push_back(static_cast<std::int32_t>(k * 7 + 1));
+    rp.push_back(static_cast<std::int32_t>(ci.size()));
+  }
+  const ThreadCountGuard guard;
+  GraphStats ref;
+  for (int threads : {1, 2, 3, 4}) {
+    omp_set_num_threads(threads);
+    const Graph<std::int32_t, Pattern> g(static_cast<std::int32_t>(n), 300, rp, ci);
+    const GraphStats& s = g.stats();
+    if (threads == 1) {
+      ref = s;
+      ASSERT_GT(ref.stdv_row, 0.0);
+      continue;
+    }
+    EXPECT_EQ(std::memcmp(&s.stdv_row, &ref.stdv_row, sizeof(double)), 0)
+        << threads << " threads: stdv_row " << s.stdv_row << " against " << ref.stdv_row;
+    EXPECT_EQ(s.avg_row, ref.avg_row);
+    EXPECT_EQ(s.max_row, ref.max_row);
+    EXPECT_EQ(s.empty_rows, ref.empty_rows);
+    EXPECT_EQ(s.rows_by_log2_length, ref.rows_by_log2_length);
+  }
 }
 
 TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {

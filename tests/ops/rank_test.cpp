@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spindle/error.hpp"
+#include "spindle/executor.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/ewise.hpp"
 #include "spindle/ops/rank.hpp"
@@ -133,6 +134,8 @@ TEST(RankSteps, SameBitsForOneTwoAndThreeThreads) {
     y = y0;
     return teleport_and_residual<float>(y, x, leak, 1e-6, 2e-6, nullptr, kCpu) + leak[0];
   };
+  const bool adaptive = adaptive_cpu_threads();
+  set_adaptive_cpu_threads(false);  // else capped at the cores other processes leave free
   const int saved = omp_get_max_threads();
   omp_set_num_threads(1);
   Vector<float> w1, y1;
@@ -146,6 +149,7 @@ TEST(RankSteps, SameBitsForOneTwoAndThreeThreads) {
     EXPECT_EQ(std::memcmp(y1.data(), yt.data(), sizeof(float) * n), 0) << t << " threads";
   }
   omp_set_num_threads(saved);
+  set_adaptive_cpu_threads(adaptive);
 }
 
 /// The fused step against the two calls it replaces, on the same backend: every output to the bit.

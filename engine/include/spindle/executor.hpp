@@ -46,7 +46,30 @@ Device resolve_device(Device requested);
 /// phases of a program. Does nothing without CUDA.
 void release_device_resources() noexcept;
 
-/// Number of OpenMP threads the CPU backend uses.
+/// Number of OpenMP threads the CPU backend may use: the upper bound set by OMP_NUM_THREADS,
+/// omp_set_num_threads or the CLI's --threads (all cores by default).
 int cpu_threads() noexcept;
+
+/// Threads the CPU backend's kernels use now for work that could keep them all busy: at most
+/// cpu_threads(), and with load adaptation on (the default), at most the CPUs of the process's
+/// affinity mask that other processes leave free, at least 1. Other processes' load is read
+/// from /proc/stat (their CPU time over windows of about 30 ms, the process's own removed;
+/// /proc/loadavg's runnable tasks before the first window) and cached between windows, so a
+/// call costs a few nanoseconds and a read about ten microseconds. On a 2-core machine beside a
+/// busy loop this is 1: a parallel region waits for its slowest thread, and a thread sharing a
+/// core with the busy loop runs half the time. Results never depend on it: every CPU kernel
+/// gives the same bits on any thread count. Without /proc it is cpu_threads().
+int cpu_threads_now() noexcept;
+
+/// Turns load adaptation on or off for the whole process (on unless the environment has
+/// SPINDLE_ADAPT_THREADS=0): off, the kernels use cpu_threads() threads whatever the load.
+void set_adaptive_cpu_threads(bool on) noexcept;
+
+/// Whether load adaptation is on (see set_adaptive_cpu_threads).
+bool adaptive_cpu_threads() noexcept;
+
+/// One line saying how cpu_threads_now() was decided (the load it saw, the CPUs free, the
+/// bound), for explain output and the planner's log.
+std::string cpu_threads_basis();
 
 }  // namespace spindle

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "spindle/executor.hpp"
+
 namespace spindle::detail::cpu_kernels {
 
 /// Below this much work (rows + nnz, or elements) a kernel stays on the calling thread: an
@@ -33,15 +35,20 @@ inline constexpr int kBlocksPerThread = 4;
 /// (docs/performance.md): below it, PageRank ran slower with 2 threads than with 1.
 inline constexpr std::int64_t kWorkPerThread = std::int64_t{1} << 17;
 
-/// Threads a kernel may use from here (1 inside an enclosing parallel region).
+/// The most threads a kernel may use from here (1 inside an enclosing parallel region): the
+/// bound for per-thread workspaces, which threads_for_work() never exceeds.
 inline int worker_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
 
 /// Threads worth using for `work` units: 1 below kSerialWork, else one per kWorkPerThread units,
-/// at least 1 and at most worker_threads(). Results never depend on it (see the file comment).
+/// at most worker_threads() and at most the CPUs other processes leave free
+/// (spindle::cpu_threads_now(): on a 2-core machine beside a busy loop, 2 threads ran PageRank
+/// up to 2x slower than 1, the region waiting for the thread that shares its core). Results
+/// never depend on it (see the file comment), so it may change from call to call.
 inline int threads_for_work(std::int64_t work) {
-  if (work < kSerialWork) return 1;
-  const std::int64_t wanted = std::max<std::int64_t>(1, work / kWorkPerThread);
-  return static_cast<int>(std::min<std::int64_t>(worker_threads(), wanted));
+  if (work < kSerialWork || omp_in_parallel()) return 1;
+  const std::int64_t wanted = work / kWorkPerThread;
+  if (wanted <= 1) return 1;
+  return static_cast<int>(std::min<std::int64_t>(cpu_threads_now(), wanted));
 }
 
 /// The smallest row r with r + row_ptr[r] >= target: the merge-path cost model charges one unit
