@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -29,6 +30,9 @@
 namespace spindle::py {
 
 namespace nb = nanobind;
+
+/// The largest int32 index: beyond it a graph needs int64 indices.
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
 /// Every graph type the library instantiates.
 using AnyGraph = std::variant<Graph<std::int32_t, float>, Graph<std::int32_t, double>,
