@@ -53,7 +53,7 @@ def device_capsule(x, dtype=None, *, ndim=None, name="array"):
     ready on the engine's stream; None when x is not a torch / cupy CUDA array or the engine has
     no CUDA device (the caller then stages x through the host)."""
     dev = dlpack_device(x)
-    if dev is None or dev[0] not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
+    if dev is None or dev[0] != _DLPACK_CUDA:  # managed memory is staged through the host
         return None
     mod = _framework(x)
     if mod not in ("torch", "cupy"):
