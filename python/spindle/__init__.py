@@ -245,9 +245,14 @@ def _vector_dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=
     """DLPack export of a full vector's values: a copy on the device when the vector's newest
     copy is there (residency 'device': no host round trip), else a host copy. `dl_device`
     (1, 0) asks for the host copy in any case."""
+    if not self.is_full:
+        raise InvalidArgument(
+            f"the vector has {self.size - self.nvals} absent entries: DLPack carries a full "
+            "vector's values (fill them first, e.g. spindle.assign, or use to_numpy(fill=...))"
+        )
     kwargs = {} if max_version is None else {"max_version": max_version}
     if self.residency == "device" and (dl_device is None or tuple(dl_device)[0] != 1):
-        return self._device_export().__dlpack__(stream=stream, **kwargs)
+        return self._device_export()  # a capsule, ready on every stream
     return self.to_numpy().__dlpack__(stream=stream, **kwargs)
 
 

@@ -123,12 +123,33 @@ def _device_to_host(x):
         ) from exc
 
 
+class _DeviceResult:
+    """A CUDA array the engine made, as a DLPack producer (the C++ side hands over a capsule,
+    whose data is ready on every stream: the engine synchronized before exporting it)."""
+
+    __slots__ = ("_capsule",)
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack_device__(self):
+        return (_DLPACK_CUDA, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        capsule, self._capsule = self._capsule, None
+        if capsule is None:
+            raise BufferError("this engine result was exported already")
+        return capsule
+
+
 def like(result, template):
     """`result` (a numpy array, or a CUDA array the engine made from a CUDA input) as the same
     kind of array as `template`: a torch tensor on template's device for a torch input, a cupy
     array for a cupy input, else numpy. A CUDA result is taken over without a copy."""
     mod = _framework(template)
     on_device = not isinstance(result, np.ndarray)
+    if on_device:
+        result = _DeviceResult(result)
     if mod == "torch":
         import torch
 

@@ -127,8 +127,9 @@ DenseMatrix<T> dense_arg(const nb::handle& h, const char* what) {
   return to_dense<T>(nb::cast<Array2>(h), what);
 }
 
-/// A CUDA array (nanobind.nb_ndarray, exported through DLPack) that owns `c`, a container whose
-/// newest copy is on the device: no copy, and nothing else can change it. `shape` as numpy's.
+/// A DLPack capsule of CUDA memory that owns `c`, a container whose newest copy is on the device:
+/// no copy, and nothing else can change it. `shape` as numpy's. The engine's stream has drained,
+/// so the data is ready on any stream (spindle._arrays wraps the capsule as a DLPack producer).
 template <class C>
 nb::object device_array_owning(C&& c, std::vector<std::size_t> shape) {
   using T = typename C::value_type;
@@ -139,7 +140,8 @@ nb::object device_array_owning(C&& c, std::vector<std::size_t> shape) {
                                  nb::dtype<T>(), nb::device::cuda::value, 0));
 }
 
-/// A dense result: a CUDA array owning it when `on_device`, else a numpy array.
+/// A dense result: a DLPack capsule of CUDA memory owning it when `on_device`, else a numpy
+/// array.
 template <class T>
 nb::object dense_result(DenseMatrix<T>&& m, bool on_device) {
   if (on_device) {

@@ -141,8 +141,8 @@ void bind_vector(nb::module_& m) {
                 },
                 v.v);
           },
-          "A CUDA array (DLPack) owning a device copy of a full vector's values (internal: the\n"
-          "DLPack protocol of a vector whose newest copy is on the device).")
+          "A DLPack capsule of CUDA memory owning a device copy of a full vector's values\n"
+          "(internal: the DLPack protocol of a vector whose newest copy is on the device).")
       .def_static(
           "full",
           [](std::int64_t n, const nb::handle& fill, const std::string& dtype) {

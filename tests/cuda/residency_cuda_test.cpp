@@ -451,16 +451,16 @@ TEST(CudaExternal, ForeignDeviceVectorsGoInAndOutWithoutHostTraffic) {
   EXPECT_EQ(x.residency(), Residency::Device);
   EXPECT_FALSE(host_array_made(x));
   EXPECT_TRUE(x.is_full());
-  Vector<float> y;
-  mxv(y, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, x, kCuda);
+  Vector<float> y(n, 0.0f);  // full: rows without entries keep their 0 (only full vectors lend)
+  mxv(y, Mask{}, Accum::plus(), semiring::plus_times<float>{}, A, x, kCuda);
   const float* out = device_pointer(y);
   TransferStats t = transfer_stats();
   EXPECT_EQ(t.uploads, 0u) << "the foreign vector went through the host";
   EXPECT_EQ(t.downloads, 0u) << "the result went through the host";
   EXPECT_FALSE(host_array_made(y));
   const std::vector<float> got = read_device(out, static_cast<std::size_t>(n));
-  Vector<float> want;
-  mxv(want, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, Vector<float>(xs),
+  Vector<float> want(n, 0.0f);
+  mxv(want, Mask{}, Accum::plus(), semiring::plus_times<float>{}, A, Vector<float>(xs),
       Descriptor().on(Device::Cpu));
   EXPECT_TRUE(cuda_test::same_result(Vector<float>(got), want, false));
   // The host reads x on demand: one download, the values copied in.
