@@ -222,7 +222,7 @@ __all__ = [
 ]
 
 
-# --- numpy / DLPack protocol of spindle.Vector (host data; see spindle._arrays) ----------------
+# --- numpy / DLPack protocol of spindle.Vector (see spindle._arrays) ----------------------------
 
 
 def _vector_from_numpy(x, dtype=None):
@@ -241,14 +241,24 @@ def _vector_array(self, dtype=None, copy=None):
     return a if dtype is None else a.astype(dtype, copy=False)
 
 
-def _vector_dlpack(self, *args, **kwargs):
-    """DLPack export of a full vector's values (a host copy)."""
-    return self.to_numpy().__dlpack__(*args, **kwargs)
+def _vector_dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export of a full vector's values: a copy on the device when the vector's newest
+    copy is there (residency 'device': no host round trip), else a host copy. `dl_device`
+    (1, 0) asks for the host copy in any case."""
+    if not self.is_full:
+        raise InvalidArgument(
+            f"the vector has {self.size - self.nvals} absent entries: DLPack carries a full "
+            "vector's values (fill them first, e.g. spindle.assign, or use to_numpy(fill=...))"
+        )
+    kwargs = {} if max_version is None else {"max_version": max_version}
+    if self.residency == "device" and (dl_device is None or tuple(dl_device)[0] != 1):
+        return self._device_export()  # a capsule, ready on every stream
+    return self.to_numpy().__dlpack__(stream=stream, **kwargs)
 
 
 def _vector_dlpack_device(self):
-    """(kCPU, 0): exported vectors are host arrays."""
-    return (1, 0)
+    """(kDLCUDA, 0) while the newest copy is on the device, else (kDLCPU, 0)."""
+    return (2, 0) if self.residency == "device" else (1, 0)
 
 
 def _vector_iter(self):

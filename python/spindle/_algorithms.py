@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _core
-from ._arrays import check_device_argument, host_array, like, real_dtype
+from ._arrays import check_device_argument, device_capsule, host_array, like, real_dtype
 from ._errors import InvalidArgument
 from ._graph import Graph
 
@@ -443,15 +443,18 @@ def gcn(G, features, weights, biases=None, *, order="auto", weighted=False, in_e
     Returns
     -------
     The n x d_L output: a numpy array, or a torch / cupy array on the features' device when
-    the features are one (on a GPU the data is staged through host memory: the engine has no
-    public hook yet to adopt device memory).
+    the features are one (on CUDA the features are copied device to device and the output is
+    handed over without a copy: no host round trip; the weights and biases, small, go through
+    the host).
     """
     g, _ = _as_graph(G, None)
     if dtype is None:
         dt = getattr(features, "dtype", None)
         dtype = "float64" if str(dt).endswith("float64") else "float32"
     name = real_dtype(dtype)
-    X = host_array(features, name, ndim=2, name="features")
+    X = device_capsule(features, name, ndim=2, name="features")
+    if X is None:
+        X = host_array(features, name, ndim=2, name="features")
     W = [host_array(w, name, ndim=2, name="weights") for w in weights]
     if biases is None:
         B = [np.zeros(w.shape[1], dtype=name) for w in W]

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """Array conversions between numpy, DLPack producers (torch, cupy, jax, ...) and the engine.
 
-The engine's vectors and matrices own host arrays: an input is copied into them once (numpy
-arrays of the right dtype and layout are read in place for that copy), and results come back as
-numpy arrays that took over the engine's storage, without a copy.
+The engine's vectors and matrices own their storage: a host input is copied into them once
+(numpy arrays of the right dtype and layout are read in place for that copy), and host results
+come back as numpy arrays that took over the engine's storage, without a copy. Host tensors are
+read without a copy through DLPack.
 
-On the CUDA backend the engine keeps vectors and matrices on the device between operations, but
-its public C++ API has no hook yet to adopt foreign device memory or to hand out its own, so a
-tensor on a GPU is staged through host memory on the way in, and a result asked for "like" a GPU
-tensor is moved back to that tensor's device on the way out. Host tensors are read without a
-copy through DLPack.
+On a CUDA build with a GPU, a torch or cupy tensor in CUDA memory goes to the engine without a
+host round trip: the producer is asked for a DLPack capsule on the engine's CUDA stream
+(``__dlpack__(stream=...)``, so its pending work is ordered before the engine reads it), and the
+engine copies it device to device (spindle/cuda/external.hpp). Dense results of such inputs come
+back as tensors of the same library on the same device that own the engine's device memory (no
+copy); a spindle.Vector whose newest copy is on the device exports a device copy through DLPack.
+Other GPU producers (jax, ...) and builds without CUDA stage through host memory.
 """
 
 import numpy as np
@@ -39,6 +42,45 @@ def is_device_array(x):
     """True for a DLPack producer whose data lives in GPU memory (CUDA, ROCm, managed)."""
     dev = dlpack_device(x)
     return dev is not None and dev[0] in (_DLPACK_CUDA, _DLPACK_ROCM, _DLPACK_CUDA_MANAGED)
+
+
+def _framework(x):
+    return type(x).__module__.split(".")[0]
+
+
+def device_capsule(x, dtype=None, *, ndim=None, name="array"):
+    """A DLPack capsule of x's CUDA memory, C-contiguous, of `dtype` (converted on the device),
+    ready on the engine's stream; None when x is not a torch / cupy CUDA array or the engine has
+    no CUDA device (the caller then stages x through the host)."""
+    dev = dlpack_device(x)
+    if dev is None or dev[0] != _DLPACK_CUDA:  # managed memory is staged through the host
+        return None
+    mod = _framework(x)
+    if mod not in ("torch", "cupy"):
+        return None
+    from . import _core
+
+    if not _core.cuda_available():
+        return None
+    if dev[1] != 0:
+        raise Unsupported(
+            f"{name} is on cuda:{dev[1]}: Spindle runs on the current CUDA device (cuda:0 here); "
+            "select another GPU with CUDA_VISIBLE_DEVICES before importing spindle"
+        )
+    if ndim is not None and x.ndim != ndim:
+        raise InvalidArgument(f"{name} must have {ndim} dimension(s), got shape {tuple(x.shape)}")
+    if mod == "torch":
+        import torch
+
+        x = x.detach()
+        if dtype is not None:
+            x = x.to(getattr(torch, np.dtype(dtype).name))
+        x = x.contiguous()
+    else:
+        import cupy
+
+        x = cupy.ascontiguousarray(x, dtype=None if dtype is None else np.dtype(dtype))
+    return x.__dlpack__(stream=_core._engine_stream())
 
 
 def host_array(x, dtype=None, *, ndim=None, name="array"):
@@ -81,17 +123,44 @@ def _device_to_host(x):
         ) from exc
 
 
+class _DeviceResult:
+    """A CUDA array the engine made, as a DLPack producer (the C++ side hands over a capsule,
+    whose data is ready on every stream: the engine synchronized before exporting it)."""
+
+    __slots__ = ("_capsule",)
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack_device__(self):
+        return (_DLPACK_CUDA, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        capsule, self._capsule = self._capsule, None
+        if capsule is None:
+            raise BufferError("this engine result was exported already")
+        return capsule
+
+
 def like(result, template):
-    """`result` (a numpy array) as the same kind of array as `template`: a torch tensor on
-    template's device for a torch input, a cupy array for a cupy input, else numpy."""
-    mod = type(template).__module__.split(".")[0]
+    """`result` (a numpy array, or a CUDA array the engine made from a CUDA input) as the same
+    kind of array as `template`: a torch tensor on template's device for a torch input, a cupy
+    array for a cupy input, else numpy. A CUDA result is taken over without a copy."""
+    mod = _framework(template)
+    on_device = not isinstance(result, np.ndarray)
+    if on_device:
+        result = _DeviceResult(result)
     if mod == "torch":
         import torch
 
+        if on_device:
+            return torch.from_dlpack(result)
         return torch.from_numpy(result).to(template.device)
     if mod == "cupy":
         import cupy
 
+        if on_device:
+            return cupy.from_dlpack(result)
         with cupy.cuda.Device(template.device.id):
             return cupy.asarray(result)
     return result

@@ -11,7 +11,7 @@ accumulator needs an old value) and returned.
 import numpy as np
 
 from . import _core
-from ._arrays import host_array, like, real_dtype
+from ._arrays import device_capsule, host_array, is_device_array, like, real_dtype
 from ._errors import DimensionMismatch, InvalidArgument
 from ._graph import Graph
 
@@ -186,6 +186,9 @@ def vector(x, dtype=None):
         present = x.present()
         values = x.to_numpy(fill=0).astype(np.dtype(dtype))
         return _core.Vector._from_arrays(values, present, np.dtype(dtype).name)
+    cap = _device_vector_capsule(x, dtype)
+    if cap is not None:  # a CUDA tensor: copied on the device
+        return _core.Vector._from_device(cap)
     present = None
     if isinstance(x, np.ma.MaskedArray):
         present = np.ascontiguousarray(~np.ma.getmaskarray(x), dtype=np.uint8)
@@ -194,6 +197,18 @@ def vector(x, dtype=None):
     name = _vector_dtype(arr.dtype if dtype is None else np.dtype(dtype))
     arr = np.ascontiguousarray(arr, dtype=name)
     return _core.Vector._from_arrays(arr, present, name)
+
+
+def _device_vector_capsule(x, dtype):
+    """A capsule of a CUDA tensor converted to a vector dtype on the device, or None."""
+    if not is_device_array(x):
+        return None
+    if dtype is None:
+        try:
+            dtype = _vector_dtype(str(getattr(x, "dtype", None)).replace("torch.", ""))
+        except (TypeError, InvalidArgument):
+            return None  # bfloat16 and the like: staged through the host
+    return device_capsule(x, _vector_dtype(dtype), ndim=1, name="a vector")
 
 
 def _vector_dtype(d):
@@ -278,7 +293,10 @@ def vxm(w, mask, accum, semiring, u, A, desc=None):
 
 
 def _dense(x, dtype, name):
-    return host_array(x, dtype, ndim=2, name=name)
+    """x for the engine: a DLPack capsule of a CUDA tensor (copied on the device), else a host
+    array."""
+    cap = device_capsule(x, dtype, ndim=2, name=name)
+    return cap if cap is not None else host_array(x, dtype, ndim=2, name=name)
 
 
 def _dense_out(C, accum, dtype):
@@ -319,7 +337,8 @@ def mxm(C, accum, semiring, A, B, desc=None, *, bias=None, activation=None):
     activation : str, optional
         A unary operator name applied last ('relu', 'identity', ...).
 
-    Returns C, a numpy array (a torch tensor on B's device when B is one).
+    Returns C, a numpy array (a torch / cupy array on B's device when B is one: on CUDA, B is
+    copied device to device and C is handed over without a copy, no host round trip).
     """
     A = _graph(A)
     B_in = B
@@ -380,7 +399,9 @@ def _ewise(w, mask, accum, op, u, v, desc, mult):
         c_in, target = _dense_out(w, accum, dtype)
         r = _core._ewise_dense(c_in, _accum(accum), op, _dense(u, dtype, "A"),
                                _dense(v, dtype, "B"), _desc(desc), dtype)
-        return _write_back(r, target) if target is not None else r
+        if target is not None:
+            return _write_back(r, target)
+        return like(r, u if _is_dense2d(u) else v)
     u = vector(u)
     v = vector(v, u.dtype)
     needs_old = mask is not None or accum is not None
@@ -445,7 +466,7 @@ def apply(w, mask, accum, op, u, desc=None):
         c_in, target = _dense_out(w, accum, dtype)
         r = _core._apply_dense(c_in, _accum(accum), name, scalar, _dense(u, dtype, "A"),
                                _desc(desc), dtype)
-        return _write_back(r, target) if target is not None else r
+        return _write_back(r, target) if target is not None else like(r, u)
     u = vector(u)
     needs_old = mask is not None or accum is not None
     w = _output(w, u.dtype, u.size if needs_old else 0)

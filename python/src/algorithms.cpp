@@ -167,7 +167,7 @@ void bind_algorithms(nb::module_& m) {
 
   m.def(
       "_gcn",
-      [](const PyGraph& G, const Array2& X, const std::vector<Array2>& weights,
+      [](const PyGraph& G, const nb::handle& X, const std::vector<Array2>& weights,
          const std::vector<Array1>& biases, const std::string& dtype, const std::string& order,
          bool weighted, bool in_edges, const std::string& device, const std::string& mxm_kernel,
          bool tune, bool fuse, bool fuse_dense, const nb::object& cancel) {
@@ -186,13 +186,13 @@ void bind_algorithms(nb::module_& m) {
           GcnModel<T> model;
           for (const Array2& w : weights) model.weights.push_back(to_dense<T>(w, "weights"));
           for (const Array1& b : biases) model.biases.emplace_back(to_std<T>(b, "biases"));
-          const DenseMatrix<T> x = to_dense<T>(X, "features");
+          const DenseMatrix<T> x = dense_arg<T>(X, "features");
           DenseMatrix<T> out;
           {
             nb::gil_scoped_release release;
             out = std::visit([&](const auto& g) { return gcn_inference(g, x, model, o); }, G.g);
           }
-          return numpy_from(std::move(out));
+          return dense_result(std::move(out), is_capsule(X));
         });
       },
       nb::arg("G"), nb::arg("X"), nb::arg("weights"), nb::arg("biases"), nb::arg("dtype"),

@@ -7,8 +7,11 @@
 ///
 /// The Python layer (python/spindle/*.py) hands this module contiguous arrays of the exact dtypes
 /// asked for; the module copies them into the engine's containers once (the engine's graphs and
-/// vectors own std::vectors: there is no public hook to adopt foreign memory), and hands results
-/// back by moving their std::vector into the numpy array (no copy).
+/// vectors own their storage and adopt no foreign memory), and hands results back by moving their
+/// std::vector into the numpy array (no copy). On CUDA, vectors and dense operands may come as
+/// DLPack capsules of device memory instead (the Python layer asks the producer for one on the
+/// engine's stream): they are copied device to device (spindle/cuda/external.hpp), and results
+/// asked for on the device go back as a DLPack-capable array that owns the engine's container.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -26,6 +30,9 @@
 namespace spindle::py {
 
 namespace nb = nanobind;
+
+/// The largest int32 index: beyond it a graph needs int64 indices.
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
 /// Every graph type the library instantiates.
 using AnyGraph = std::variant<Graph<std::int32_t, float>, Graph<std::int32_t, double>,
@@ -94,6 +101,55 @@ nb::object numpy_from(DenseMatrix<T>&& m) {
   const auto rows = static_cast<std::size_t>(m.rows());
   const auto cols = static_cast<std::size_t>(m.cols());
   return numpy_from(std::move(m.storage()), {rows, cols});
+}
+
+/// A read-only C-contiguous array in CUDA device memory (imported from a DLPack capsule).
+using DeviceArray1 = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cuda>;
+using DeviceArray2 = nb::ndarray<nb::ro, nb::ndim<2>, nb::c_contig, nb::device::cuda>;
+
+/// True for a DLPack capsule (the Python layer's form of a CUDA array).
+inline bool is_capsule(const nb::handle& h) { return PyCapsule_CheckExact(h.ptr()) != 0; }
+
+/// A dense operand: a host array (copied once) or a DLPack capsule of CUDA memory (copied on the
+/// device, no host round trip). The dtype must be T (the Python layer converts).
+template <class T>
+DenseMatrix<T> dense_arg(const nb::handle& h, const char* what) {
+  if (is_capsule(h)) {
+    DeviceArray2 d;
+    if (!nb::try_cast(h, d)) {
+      throw InvalidArgument(std::string(what) +
+                            ": expected a 2-D C-contiguous array in CUDA memory");
+    }
+    require_dtype<T>(d.dtype(), what);
+    return dense_from_device(static_cast<const T*>(d.data()), static_cast<std::int64_t>(d.shape(0)),
+                             static_cast<std::int64_t>(d.shape(1)));
+  }
+  return to_dense<T>(nb::cast<Array2>(h), what);
+}
+
+/// A DLPack capsule of CUDA memory that owns `c`, a container whose newest copy is on the device:
+/// no copy, and nothing else can change it. `shape` as numpy's. The engine's stream has drained,
+/// so the data is ready on any stream (spindle._arrays wraps the capsule as a DLPack producer).
+template <class C>
+nb::object device_array_owning(C&& c, std::vector<std::size_t> shape) {
+  using T = typename C::value_type;
+  auto* heap = new C(std::move(c));
+  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<C*>(p); });
+  const T* p = device_pointer(*heap);  // synchronizes: the data is ready on every stream
+  return nb::cast(nb::ndarray<T>(const_cast<T*>(p), shape.size(), shape.data(), owner, nullptr,
+                                 nb::dtype<T>(), nb::device::cuda::value, 0));
+}
+
+/// A dense result: a DLPack capsule of CUDA memory owning it when `on_device`, else a numpy
+/// array.
+template <class T>
+nb::object dense_result(DenseMatrix<T>&& m, bool on_device) {
+  if (on_device) {
+    std::vector<std::size_t> shape{static_cast<std::size_t>(m.rows()),
+                                   static_cast<std::size_t>(m.cols())};
+    return device_array_owning(std::move(m), std::move(shape));
+  }
+  return numpy_from(std::move(m));
 }
 
 /// "float32", "float64", "int32", "int64" or "pattern" for a C++ element type.

@@ -18,8 +18,6 @@
 namespace spindle::py {
 namespace {
 
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
 // Edge-list lines hold at least 4 bytes ("a b\n"): file size / 4 bounds the entry count, so the
 // index type is chosen before reading (the CLI's rule).
 constexpr std::int64_t kMinEdgeLineBytes = 4;

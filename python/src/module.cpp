@@ -125,6 +125,10 @@ void bind_types(nb::module_& m) {
   m.def("built_with_cuda", &built_with_cuda, "True when this build has the CUDA backend.");
   m.def("cuda_available", &cuda_available,
         "True when built with CUDA and a CUDA device is visible.");
+  m.def(
+      "_engine_stream", [] { return static_cast<std::uint64_t>(engine_stream()); },
+      "The CUDA stream every Spindle operation runs on, as an integer (the `stream` a DLPack\n"
+      "producer is asked to make its data ready on). Raises spindle.Unsupported without CUDA.");
   m.def("device_caps", &device_caps, nb::rv_policy::copy,
         "Capabilities of the current CUDA device (DeviceCaps; available is False without one).");
   m.def("reference_hopper_caps", &reference_hopper_caps,

@@ -36,8 +36,6 @@ using detail::Csr;
 using detail::mirror_values;
 using detail::sort_rows;
 
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
 // `m` as a dict: itself, or a dict copy of a Mapping (graph views hold FilterAdjacency and the
 // like, whose rows are Mappings too).
 nb::object as_dict(PyObject* m) {

@@ -114,7 +114,7 @@ void bind_ops(nb::module_& m) {
   m.def(
       "_mxm",
       [](const std::optional<Array2>& C, const nb::handle& accum, const std::string& semiring,
-         const PyGraph& A, const Array2& B, const Descriptor& desc,
+         const PyGraph& A, const nb::handle& B, const Descriptor& desc,
          const std::optional<Array1>& bias, const std::optional<std::string>& act,
          double act_scalar, const std::string& dtype) {
         const Accum acc = parse_accum(accum);
@@ -122,7 +122,7 @@ void bind_ops(nb::module_& m) {
         return visit_real(dtype, [&](auto t) -> nb::object {
           using T = decltype(t);
           DenseMatrix<T> out = C ? to_dense<T>(*C, "C") : DenseMatrix<T>();
-          const DenseMatrix<T> b = to_dense<T>(B, "B");
+          const DenseMatrix<T> b = dense_arg<T>(B, "B");
           Vector<T> bias_v;
           MxmEpilogue<T> ep;
           const bool fused = bias.has_value() || act.has_value();
@@ -146,7 +146,8 @@ void bind_ops(nb::module_& m) {
                   A.g);
             });
           }
-          return numpy_from(std::move(out));
+          // A CUDA operand gives a CUDA result (unless it goes into a host C).
+          return dense_result(std::move(out), is_capsule(B) && !C);
         });
       },
       nb::arg("C").none(), nb::arg("accum").none(), nb::arg("semiring"), nb::arg("A"), nb::arg("B"),
@@ -156,15 +157,15 @@ void bind_ops(nb::module_& m) {
   m.def(
       "_sddmm",
       [](const std::optional<Array1>& out, const nb::handle& accum, const std::string& semiring,
-         const PyGraph& S, const Array2& X, const Array2& Y, const Descriptor& desc,
+         const PyGraph& S, const nb::handle& X, const nb::handle& Y, const Descriptor& desc,
          const std::string& dtype) {
         const Accum acc = parse_accum(accum);
         const SemiringKind kind = parse_semiring(semiring);
         return visit_real(dtype, [&](auto t) -> nb::object {
           using T = decltype(t);
           std::vector<T> values = out ? to_std<T>(*out, "out") : std::vector<T>();
-          const DenseMatrix<T> x = to_dense<T>(X, "X");
-          const DenseMatrix<T> y = to_dense<T>(Y, "Y");
+          const DenseMatrix<T> x = dense_arg<T>(X, "X");
+          const DenseMatrix<T> y = dense_arg<T>(Y, "Y");
           {
             nb::gil_scoped_release release;
             visit_semiring<T>(kind, [&](auto s) {
@@ -205,19 +206,20 @@ void bind_ops(nb::module_& m) {
   m.def(
       "_ewise_dense",
       [](const std::optional<Array2>& C, const nb::handle& accum, const std::string& op,
-         const Array2& A, const Array2& B, const Descriptor& desc, const std::string& dtype) {
+         const nb::handle& A, const nb::handle& B, const Descriptor& desc,
+         const std::string& dtype) {
         const Accum acc = parse_accum(accum);
         const BinaryOp bop = parse_binary(op);
         return visit_real(dtype, [&](auto t) -> nb::object {
           using T = decltype(t);
           DenseMatrix<T> out = C ? to_dense<T>(*C, "C") : DenseMatrix<T>();
-          const DenseMatrix<T> a = to_dense<T>(A, "A");
-          const DenseMatrix<T> b = to_dense<T>(B, "B");
+          const DenseMatrix<T> a = dense_arg<T>(A, "A");
+          const DenseMatrix<T> b = dense_arg<T>(B, "B");
           {
             nb::gil_scoped_release release;
             ewise(out, acc, bop, a, b, desc);
           }
-          return numpy_from(std::move(out));
+          return dense_result(std::move(out), (is_capsule(A) || is_capsule(B)) && !C);
         });
       },
       nb::arg("C").none(), nb::arg("accum").none(), nb::arg("op"), nb::arg("A"), nb::arg("B"),
@@ -250,18 +252,18 @@ void bind_ops(nb::module_& m) {
   m.def(
       "_apply_dense",
       [](const std::optional<Array2>& C, const nb::handle& accum, const std::string& op,
-         double scalar, const Array2& A, const Descriptor& desc, const std::string& dtype) {
+         double scalar, const nb::handle& A, const Descriptor& desc, const std::string& dtype) {
         const Accum acc = parse_accum(accum);
         return visit_real(dtype, [&](auto t) -> nb::object {
           using T = decltype(t);
           DenseMatrix<T> out = C ? to_dense<T>(*C, "C") : DenseMatrix<T>();
-          const DenseMatrix<T> a = to_dense<T>(A, "A");
+          const DenseMatrix<T> a = dense_arg<T>(A, "A");
           const Unary<T> f = unary<T>(op, scalar);
           {
             nb::gil_scoped_release release;
             apply(out, acc, f, a, desc);
           }
-          return numpy_from(std::move(out));
+          return dense_result(std::move(out), is_capsule(A) && !C);
         });
       },
       nb::arg("C").none(), nb::arg("accum").none(), nb::arg("op"), nb::arg("scalar"), nb::arg("A"),

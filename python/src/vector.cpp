@@ -102,6 +102,48 @@ void bind_vector(nb::module_& m) {
           },
           nb::arg("values"), nb::arg("present").none(), nb::arg("dtype"))
       .def_static(
+          "_from_device",
+          [](const nb::handle& capsule) {
+            DeviceArray1 d;
+            if (!is_capsule(capsule) || !nb::try_cast(capsule, d)) {
+              throw InvalidArgument(
+                  "a vector from device memory needs a 1-D C-contiguous CUDA array");
+            }
+            const auto n = static_cast<std::int64_t>(d.shape(0));
+            const nb::dlpack::dtype t = d.dtype();
+            nb::gil_scoped_release release;
+            if (t == nb::dtype<float>()) {
+              return PyVector{vector_from_device(static_cast<const float*>(d.data()), n)};
+            }
+            if (t == nb::dtype<double>()) {
+              return PyVector{vector_from_device(static_cast<const double*>(d.data()), n)};
+            }
+            if (t == nb::dtype<std::int32_t>()) {
+              return PyVector{vector_from_device(static_cast<const std::int32_t*>(d.data()), n)};
+            }
+            if (t == nb::dtype<std::int64_t>()) {
+              return PyVector{vector_from_device(static_cast<const std::int64_t*>(d.data()), n)};
+            }
+            throw InvalidArgument(
+                "a vector holds float32, float64, int32 or int64 (internal conversion error)");
+          },
+          nb::arg("capsule"),
+          "A full vector copied on the device from a DLPack capsule of CUDA memory (internal:\n"
+          "spindle.vector(tensor) calls it).")
+      .def(
+          "_device_export",
+          [](const PyVector& v) {
+            return std::visit(
+                [](const auto& x) {
+                  auto copy = x;  // a device-to-device copy the exported array owns
+                  const auto n = static_cast<std::size_t>(copy.size());
+                  return device_array_owning(std::move(copy), {n});
+                },
+                v.v);
+          },
+          "A DLPack capsule of CUDA memory owning a device copy of a full vector's values\n"
+          "(internal: the DLPack protocol of a vector whose newest copy is on the device).")
+      .def_static(
           "full",
           [](std::int64_t n, const nb::handle& fill, const std::string& dtype) {
             return visit_vector_dtype(dtype, [&](auto t) {

@@ -14,6 +14,7 @@
 
 #include "cuda_test_util.hpp"
 #include "deferred_host_util.hpp"
+#include "spindle/cuda/external.hpp"
 #include "spindle/debug/allocation.hpp"
 #include "spindle/ops/apply.hpp"
 #include "spindle/ops/ewise.hpp"
@@ -257,7 +258,8 @@ namespace spindle {
 namespace {
 
 // The largest |got - want| relative to max(1, |want|) over two matrices of one shape.
-double max_rel_diff(const DenseMatrix<float>& got, const DenseMatrix<float>& want) {
+template <class T>
+double max_rel_diff(const DenseMatrix<T>& got, const DenseMatrix<T>& want) {
   EXPECT_EQ(got.rows(), want.rows());
   EXPECT_EQ(got.cols(), want.cols());
   double worst = 0;
@@ -405,6 +407,128 @@ TEST(CudaTransfer, LargeVectorsCrossTheBusIntact) {
     ASSERT_EQ(z[i], 2.0f * x[i]) << "entry " << i;
   }
   EXPECT_EQ(transfer_stats().downloads, 1u);
+}
+
+// Foreign device memory (spindle/cuda/external.hpp) ----------------------------------------------
+
+#if SPINDLE_HAS_CUDA
+/// A cudaMalloc'd copy of `host`, as a torch or cupy tensor would hold it (freed by the test).
+template <class T>
+T* foreign_device_copy(const std::vector<T>& host) {
+  void* p = nullptr;
+  EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(host.size(), 1) * sizeof(T)), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  return static_cast<T*>(p);
+}
+
+template <class T>
+std::vector<T> read_device(const T* p, std::size_t n) {
+  std::vector<T> out(n);
+  EXPECT_EQ(cudaMemcpy(out.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return out;
+}
+#endif
+
+TEST(CudaExternal, ForeignDeviceVectorsGoInAndOutWithoutHostTraffic) {
+  SPINDLE_REQUIRE_CUDA();
+#if SPINDLE_HAS_CUDA
+  const std::int64_t n = 7919;
+  const auto A = cuda_test::make_graph<std::int32_t, float>(Family::PowerLaw, n, n, 21);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> dist(0.0f, 1.0f);  // no cancellation: same_result's bound
+  std::vector<float> xs(static_cast<std::size_t>(n));
+  for (auto& v : xs) v = dist(rng);
+  float* src = foreign_device_copy(xs);
+  Vector<float> warm;
+  mxv(warm, Mask{}, Accum::none(), semiring::plus_times<float>{}, A, Vector<float>(xs),
+      kCuda);  // the graph's upload, outside the counts below
+  reset_transfer_stats();
+  const Vector<float> x = vector_from_device(src, n);
+  // The source belongs to its owner again: overwrite and free it before x is used.
+  ASSERT_EQ(cudaMemset(src, 0xFF, static_cast<std::size_t>(n) * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaFree(src), cudaSuccess);
+  EXPECT_EQ(x.residency(), Residency::Device);
+  EXPECT_FALSE(host_array_made(x));
+  EXPECT_TRUE(x.is_full());
+  Vector<float> y(n, 0.0f);  // full: rows without entries keep their 0 (only full vectors lend)
+  mxv(y, Mask{}, Accum::plus(), semiring::plus_times<float>{}, A, x, kCuda);
+  const float* out = device_pointer(y);
+  TransferStats t = transfer_stats();
+  EXPECT_EQ(t.uploads, 0u) << "the foreign vector went through the host";
+  EXPECT_EQ(t.downloads, 0u) << "the result went through the host";
+  EXPECT_FALSE(host_array_made(y));
+  const std::vector<float> got = read_device(out, static_cast<std::size_t>(n));
+  Vector<float> want(n, 0.0f);
+  mxv(want, Mask{}, Accum::plus(), semiring::plus_times<float>{}, A, Vector<float>(xs),
+      Descriptor().on(Device::Cpu));
+  EXPECT_TRUE(cuda_test::same_result(Vector<float>(got), want, false));
+  // The host reads x on demand: one download, the values copied in.
+  reset_transfer_stats();
+  const Vector<float>& xc = x;
+  for (std::int64_t i = 0; i < n; i += 97) ASSERT_EQ(xc[i], xs[static_cast<std::size_t>(i)]);
+  EXPECT_EQ(transfer_stats().downloads, 1u);
+
+  // A host-resident vector's device pointer uploads it once (counted) and holds its values.
+  Vector<double> h(std::vector<double>{1.5, -2.0, 3.25});
+  reset_transfer_stats();
+  const double* hp = device_pointer(h);
+  EXPECT_EQ(transfer_stats().uploads, 1u);
+  EXPECT_EQ(read_device(hp, 3), (std::vector<double>{1.5, -2.0, 3.25}));
+  // An empty vector copies nothing and needs no pointer check.
+  EXPECT_EQ(vector_from_device<float>(nullptr, 0).size(), 0);
+#endif
+}
+
+TEST(CudaExternal, ForeignDeviceMatricesFeedSpmmAndComeBackOnTheDevice) {
+  SPINDLE_REQUIRE_CUDA();
+#if SPINDLE_HAS_CUDA
+  const std::int64_t n = 3001, k = 24;
+  const auto A = cuda_test::make_graph<std::int32_t, double>(Family::Uniform, n, n, 22);
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> bs(static_cast<std::size_t>(n * k));
+  for (auto& v : bs) v = dist(rng);
+  double* src = foreign_device_copy(bs);
+  reset_transfer_stats();
+  const DenseMatrix<double> B = dense_from_device(src, n, k);
+  ASSERT_EQ(cudaFree(src), cudaSuccess);
+  DenseMatrix<double> C;
+  mxm(C, semiring::plus_times<double>{}, A, B, kCuda);
+  const double* cp = device_pointer(C);
+  EXPECT_EQ(transfer_stats().uploads, 0u);
+  EXPECT_EQ(transfer_stats().downloads, 0u);
+  const std::vector<double> got = read_device(cp, static_cast<std::size_t>(n * k));
+  DenseMatrix<double> want;
+  mxm(want, semiring::plus_times<double>{}, A, DenseMatrix<double>(n, k, bs),
+      Descriptor().on(Device::Cpu));
+  EXPECT_LE(max_rel_diff(DenseMatrix<double>(n, k, got), want), 1e-12);
+#endif
+}
+
+TEST(CudaExternal, WhatCannotBeCopiedOrLentIsRefused) {
+  SPINDLE_REQUIRE_CUDA();
+#if SPINDLE_HAS_CUDA
+  std::vector<float> host(100, 1.0f);
+  try {
+    (void)vector_from_device(host.data(), 100);
+    ADD_FAILURE() << "host memory was accepted as device memory";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("host memory"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)dense_from_device(host.data(), -1, 4), InvalidArgument);
+  Vector<float> sparse = Vector<float>::empty(10);
+  EXPECT_THROW((void)device_pointer(sparse), InvalidArgument);
+  EXPECT_NE(engine_stream(), 0u);
+#endif
+}
+
+TEST(CudaExternal, BuildsWithoutCudaSayWhy) {
+  if (built_with_cuda()) GTEST_SKIP() << "a CUDA build: covered by the tests above";
+  std::vector<float> host(4, 1.0f);
+  EXPECT_THROW((void)vector_from_device(host.data(), 4), Unsupported);
+  EXPECT_THROW((void)engine_stream(), Unsupported);
+  EXPECT_THROW((void)device_pointer(Vector<float>(4, 1.0f)), Unsupported);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 /// the Boost.Graph adapter, spindle/loaders/boost_graph.hpp, which needs Boost).
 #include "spindle/algorithms.hpp"
 #include "spindle/coo_builder.hpp"
+#include "spindle/cuda/external.hpp"
 #include "spindle/cuda/tune.hpp"
 #include "spindle/dense.hpp"
 #include "spindle/descriptor.hpp"

@@ -8,8 +8,14 @@
 
 #include "engine/src/cuda/fill.hpp"
 #include "engine/src/cuda/transfer.hpp"
+#include "spindle/cuda/external.hpp"
+#include "spindle/executor.hpp"
 
 namespace spindle {
+namespace detail {
+std::string cuda_unavailable_message();  // device_query.cpp
+}  // namespace detail
+
 namespace {
 
 struct Counters {
@@ -41,6 +47,11 @@ TransferStats transfer_stats() noexcept {
 namespace debug {
 void poison_device_outputs(bool on) noexcept { g_poison.store(on); }
 }  // namespace debug
+
+std::uintptr_t engine_stream() {
+  if (!cuda_available()) throw Unsupported("engine_stream: " + detail::cuda_unavailable_message());
+  return reinterpret_cast<std::uintptr_t>(detail::cuda::context().stream);
+}
 
 void reset_transfer_stats() noexcept {
   Counters& c = counters();
@@ -258,6 +269,60 @@ void device_written(DeviceMirror& m, bool full) noexcept {
   m.device_full = full;
   m.state.store(Residency::Device, std::memory_order_release);
 }
+
+}  // namespace cuda
+
+void mirror_copy_from_device(DeviceMirrorPtr& slot, std::int64_t n, std::size_t elem,
+                             const void* src, const char* what) {
+  cuda::Context& ctx = cuda::context();
+  const std::uint64_t bytes =
+      checked_mul(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(elem), what);
+  if (bytes > 0) {
+    // Refuse what a device-to-device copy would fault on or silently misread: host memory,
+    // another GPU's memory, a pointer CUDA has never seen.
+    cudaPointerAttributes attr{};
+    const cudaError_t rc = cudaPointerGetAttributes(&attr, src);
+    if (rc != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: clear it
+      throw InvalidArgument(std::string(what) + ": the source is not CUDA memory (" +
+                            cudaGetErrorString(rc) + ")");
+    }
+    int current = 0;
+    SPINDLE_CUDA_CHECK(cudaGetDevice(&current));
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) {
+      throw InvalidArgument(std::string(what) +
+                            ": the source is host memory; build the container from a host "
+                            "array instead");
+    }
+    if (attr.device != current) {
+      throw InvalidArgument(std::string(what) + ": the source is on CUDA device " +
+                            std::to_string(attr.device) + ", Spindle runs on device " +
+                            std::to_string(current));
+    }
+  }
+  DeviceMirror& m = cuda::mirror_for(slot);
+  std::lock_guard<std::mutex> lock(m.mutex);
+  HostArrays shape_of;
+  shape_of.n = n;
+  shape_of.elem_bytes = elem;
+  cuda::shape(m, shape_of);
+  if (bytes > 0) {
+    SPINDLE_CUDA_CHECK(cudaMemcpyAsync(m.values.get(), src, static_cast<std::size_t>(bytes),
+                                       cudaMemcpyDeviceToDevice, ctx.stream));
+  }
+  // The source may be freed or reused by its owner as soon as we return.
+  ctx.synchronize();
+  m.device_full = true;
+  m.state.store(Residency::Device, std::memory_order_release);
+}
+
+const void* mirror_device_pointer(DeviceMirrorPtr& slot, const HostArrays& host) {
+  const cuda::DeviceIn in = cuda::device_input(slot, host);
+  cuda::context().synchronize();
+  return in.values;
+}
+
+namespace cuda {
 
 DeviceMask device_mask(const Mask& mask) {
   DeviceMask d;

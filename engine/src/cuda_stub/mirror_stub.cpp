@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Built when CUDA is off: containers never get a device mirror, so these are only linked, and
 // the transfer counters stay zero.
+#include <string>
+
+#include "spindle/cuda/external.hpp"
 #include "spindle/cuda/residency.hpp"
 #include "spindle/error.hpp"
 
@@ -11,6 +14,10 @@ void reset_transfer_stats() noexcept {}
 namespace debug {
 void poison_device_outputs(bool) noexcept {}
 }  // namespace debug
+
+std::uintptr_t engine_stream() {
+  throw Unsupported("engine_stream: this build of spindle has no CUDA");
+}
 
 namespace detail {
 
@@ -23,6 +30,13 @@ Residency mirror_residency(const DeviceMirror&) noexcept { return Residency::Hos
 void mirror_sync_host(DeviceMirror&, const HostArrays&) {}
 void mirror_host_written(DeviceMirror&) noexcept {}
 DeviceMirror* mirror_clone(const DeviceMirror&) { return nullptr; }
+void mirror_copy_from_device(DeviceMirrorPtr&, std::int64_t, std::size_t, const void*,
+                             const char* what) {
+  throw Unsupported(std::string(what) + ": this build of spindle has no CUDA");
+}
+const void* mirror_device_pointer(DeviceMirrorPtr&, const HostArrays&) {
+  throw Unsupported("device_pointer: this build of spindle has no CUDA");
+}
 
 }  // namespace detail
 }  // namespace spindle
