@@ -13,8 +13,10 @@
 ///     threads (a warp up to a block) per row, open addressing with linear probing, the filled
 ///     slots then moved to the front and sorted by a bitonic network in shared memory; B's rows
 ///     of 32 or more entries are read by whole warps;
-///   - longer rows: a dense accumulator of cols(C) values and a bit per column in global memory
-///     per block ("slab"), read back in column order, so no sort is needed.
+///   - longer rows: a dense accumulator of cols(C) values and a bit per column per block, read
+///     back in column order, so no sort is needed: in shared memory where cols(C) is small
+///     enough (and then also for the rows whose table would hold a quarter of the columns or
+///     more), else in global memory ("slabs").
 /// The symbolic phase counts each row's distinct columns (bins from the products), the scan
 /// makes C's offsets, and the numeric phase (bins from the exact counts) writes each row sorted.
 /// The hash and ESC kernels follow the binned row-wise designs of Nagasaka et al. (High-
@@ -144,13 +146,16 @@ __host__ __device__ inline int bin_of(std::int64_t products, std::int64_t bound,
 }
 
 /// Appends row i to its bin's list (bin_of; `work` products or exact entries, the bound
-/// min(work, cols)), or to the copy list when `copy`.
+/// min(work, cols)), or to the copy list when `copy`. Rows whose table would have `dense_table`
+/// slots or more go to the dense bin instead (when its accumulator is in shared memory and
+/// that many slots cost about as much as a pass over every column).
 __device__ __forceinline__ void bin_row(std::int64_t i, std::int64_t work, std::int64_t products,
                                         bool copy, std::int64_t cols, int esc_max, int table_max,
-                                        std::int64_t capacity, unsigned int* counts,
-                                        std::int64_t* lists) {
+                                        int dense_table, std::int64_t capacity,
+                                        unsigned int* counts, std::int64_t* lists) {
   const std::int64_t bound = work < cols ? work : cols;
-  const int b = copy ? kBinCopy : bin_of(products, bound, esc_max, table_max);
+  int b = copy ? kBinCopy : bin_of(products, bound, esc_max, table_max);
+  if (b > kBinEsc && b < kBinDense && bin_table(b) >= dense_table) b = kBinDense;
   if (b == kBinNone && !copy) return;
   const unsigned int at = atomicAdd(&counts[b], 1u);
   lists[b * capacity + at] = i;
@@ -169,7 +174,8 @@ __device__ __forceinline__ bool copy_row(const I* a_rp, std::int64_t i, std::int
 template <class I, class T>
 __global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, bool unmasked,
                                  std::int64_t* flops, std::int64_t* entries, int esc_max,
-                                 int table_max, unsigned int* bin_counts, std::int64_t* lists) {
+                                 int table_max, int dense_table, unsigned int* bin_counts,
+                                 std::int64_t* lists) {
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (warp >= A.rows) return;
@@ -183,7 +189,7 @@ __global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, bool unma
     flops[warp] = s;
     const bool copy = copy_row(A.row_ptr, warp, s, unmasked);
     if (copy) entries[warp] = s;
-    bin_row(warp, s, s, copy, B.cols, esc_max, table_max, A.rows, bin_counts, lists);
+    bin_row(warp, s, s, copy, B.cols, esc_max, table_max, dense_table, A.rows, bin_counts, lists);
   }
 }
 
@@ -192,13 +198,13 @@ __global__ void row_flops_kernel(DeviceCsr<I, T> A, DeviceCsr<I, T> B, bool unma
 template <class I>
 __global__ void bin_rows_kernel(std::int64_t rows, const I* a_rp, bool unmasked,
                                 const std::int64_t* work, const std::int64_t* products,
-                                std::int64_t cols, int esc_max, int table_max,
+                                std::int64_t cols, int esc_max, int table_max, int dense_table,
                                 std::int64_t capacity, unsigned int* counts, std::int64_t* lists) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= rows) return;
   const std::int64_t p = products[i];
-  bin_row(i, work[i], p, copy_row(a_rp, i, p, unmasked), cols, esc_max, table_max, capacity, counts,
-          lists);
+  bin_row(i, work[i], p, copy_row(a_rp, i, p, unmasked), cols, esc_max, table_max, dense_table,
+          capacity, counts, lists);
 }
 
 /// Numeric phase of the copy rows: C(i,:) = A(i,k) ⊗ B(k,:) for A's one entry k, a warp per
@@ -542,26 +548,54 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// ---- dense slabs in global memory: a block per row ----------------------------------------------
+// ---- dense accumulators: a block per row, in shared memory or in global slabs ------------------
 
 inline constexpr int kDenseBlock = 512;
 inline constexpr int kLog2DenseBlock = 9;
 static_assert((1 << kLog2DenseBlock) == kDenseBlock, "kLog2DenseBlock is log2(kDenseBlock)");
 
-/// Rows of the dense bin, block b taking rows b, b + gridDim.x, ...; slab b is `vals` +
-/// b * cols values (identity between rows) and `bits` + b * words flags (zero between rows).
-template <bool kNumeric, class I, class T>
+/// The most dynamic shared memory a dense accumulator takes (the default limit, no opt-in).
+inline constexpr std::int64_t kDenseSmemMax = 48 * 1024;
+
+/// Bytes of a shared dense accumulator over `cols` columns: the values (numeric; padded to 16
+/// bytes), then a bit per column.
+__host__ __device__ constexpr std::int64_t dense_smem_bytes(std::int64_t cols,
+                                                            std::int64_t value_bytes, bool values) {
+  return (values ? (cols * value_bytes + 15) / 16 * 16 : 0) + (cols + 31) / 32 * 4;
+}
+
+/// Rows of the dense bin, block b taking rows b, b + gridDim.x, ... The accumulator (values,
+/// the identity between rows, and a bit per column, zero between rows) is the block's dynamic
+/// shared memory when kShared, else slab b of global memory: `vals` + b * cols and `bits` +
+/// b * words.
+template <bool kNumeric, bool kShared, class I, class T>
 __global__ void __launch_bounds__(kDenseBlock)
     dense_kernel(RuntimeSemiring<T> s, T identity, DeviceCsr<I, T> A, DeviceCsr<I, T> B,
                  MaskView<I> M, const std::int64_t* rows, std::int64_t n_rows, int log2_lanes,
                  T* slab_vals, unsigned int* slab_bits, std::int64_t* counts, const I* crp, I* cci,
                  T* cv) {
+  extern __shared__ __align__(16) unsigned char smem[];
   __shared__ unsigned int warp_sums[kDenseBlock / 32];
   __shared__ unsigned long long base;
   const std::int64_t cols = B.cols;
   const std::int64_t words = (cols + 31) / 32;
-  T* vals = kNumeric ? slab_vals + static_cast<std::int64_t>(blockIdx.x) * cols : nullptr;
-  unsigned int* bits = slab_bits + static_cast<std::int64_t>(blockIdx.x) * words;
+  T* vals = nullptr;
+  unsigned int* bits = nullptr;
+  if constexpr (kShared) {
+    vals = kNumeric ? reinterpret_cast<T*>(smem) : nullptr;
+    bits = reinterpret_cast<unsigned int*>(smem + dense_smem_bytes(cols, sizeof(T), kNumeric) -
+                                           words * 4);
+    for (std::int64_t x = threadIdx.x; x < words; x += kDenseBlock) bits[x] = 0;
+    if constexpr (kNumeric) {
+      for (std::int64_t x = threadIdx.x; x < cols; x += kDenseBlock) vals[x] = identity;
+    }
+    __syncthreads();
+    (void)slab_vals;
+    (void)slab_bits;
+  } else {
+    vals = kNumeric ? slab_vals + static_cast<std::int64_t>(blockIdx.x) * cols : nullptr;
+    bits = slab_bits + static_cast<std::int64_t>(blockIdx.x) * words;
+  }
   const int warp = threadIdx.x >> 5;
   const int wl = threadIdx.x & 31;
   // Each thread owns a contiguous run of words when reading the row back.
@@ -627,7 +661,7 @@ __global__ void __launch_bounds__(kDenseBlock)
         }
       }
     }
-    __syncthreads();  // the slab is clean before the next row
+    __syncthreads();  // the accumulator is clean before the next row
   }
 }
 

@@ -113,13 +113,14 @@ void launch_hash(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>&
   SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): hash rows");
 }
 
-/// Launches every bin of one phase. `lists` holds bin b's rows at b * capacity. `st` is the
+/// Launches every bin of one phase. `lists` holds bin b's rows at b * capacity. The dense bin's
+/// accumulators are in shared memory when `shared_dense`, else in global slabs. `st` is the
 /// context's stream, the one DeviceBuffer frees on, so buffers die in stream order.
 template <bool kNumeric, class I, class T>
 void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
               const DeviceCsr<I, T>& B, const MaskView<I>& M, const std::int64_t* lists,
               std::int64_t capacity, const std::int64_t* n_bin, int log2_lanes,
-              std::int64_t* counts, const I* crp, I* cci, T* cv, cudaStream_t st,
+              std::int64_t* counts, const I* crp, I* cci, T* cv, bool shared_dense, cudaStream_t st,
               std::int64_t* slabs_made) {
   using namespace spgemm;
   if (kNumeric && n_bin[kBinCopy] > 0) {  // the copy rows' counts came from the products
@@ -142,11 +143,21 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
                                   bin_table(5), log2_lanes, counts, crp, cci, cv, st);
   const std::int64_t nd = n_bin[kBinDense];
   if (nd > 0) {
-    const std::int64_t per = spgemm_slab_bytes(B.cols, sizeof(T), kNumeric);
     int device = 0;
     int sms = 0;
     SPINDLE_CUDA_CHECK(cudaGetDevice(&device));
     SPINDLE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int lanes = std::min(log2_lanes, 5);
+    if (shared_dense) {  // the accumulator in each block's shared memory: no slabs
+      const std::int64_t blocks = std::min<std::int64_t>(nd, 4 * static_cast<std::int64_t>(sms));
+      const auto bytes = static_cast<std::size_t>(dense_smem_bytes(B.cols, sizeof(T), kNumeric));
+      dense_kernel<kNumeric, true, I, T><<<static_cast<unsigned>(blocks), kDenseBlock, bytes, st>>>(
+          s, identity, A, B, M, lists + kBinDense * capacity, nd, lanes, nullptr, nullptr, counts,
+          crp, cci, cv);
+      SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dense rows (shared memory)");
+      return;
+    }
+    const std::int64_t per = spgemm_slab_bytes(B.cols, sizeof(T), kNumeric);
     const std::int64_t max_slabs = 2 * static_cast<std::int64_t>(sms);
     std::size_t free_b = 0;
     std::size_t total_b = 0;
@@ -171,8 +182,7 @@ void run_bins(const RuntimeSemiring<T>& s, T identity, const DeviceCsr<I, T>& A,
           <<<grid_for(slabs * B.cols, 256), 256, 0, st>>>(vals.as<T>(), slabs * B.cols, identity);
       SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dense accumulator fill");
     }
-    const int lanes = std::min(log2_lanes, 5);
-    dense_kernel<kNumeric, I, T><<<static_cast<unsigned>(slabs), kDenseBlock, 0, st>>>(
+    dense_kernel<kNumeric, false, I, T><<<static_cast<unsigned>(slabs), kDenseBlock, 0, st>>>(
         s, identity, A, B, M, lists + kBinDense * capacity, nd, lanes, vals.as<T>(),
         bits.as<unsigned int>(), counts, crp, cci, cv);
     SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): dense rows");
@@ -204,9 +214,23 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   // Products per row and the symbolic bins in one pass (and the copy rows' entries); the bins'
   // sizes come back (1st wait).
   const bool unmasked = M.rp == nullptr;
+  // Where C has few enough columns for a dense accumulator in shared memory (values and a bit
+  // per column within kDenseSmemMax), rows whose table would have a quarter of the columns or
+  // more take it: one pass over the columns reads the row back sorted, where the table needed
+  // a sort of the row.
+  const bool shared_dense =
+      spgemm::dense_smem_bytes(B.cols, sizeof(T), true) <= spgemm::kDenseSmemMax;
+  int dense_table = std::numeric_limits<int>::max();
+  if (shared_dense) {
+    for (int b = spgemm::kBinDense - 1; b > spgemm::kBinEsc; --b) {
+      if (4 * static_cast<std::int64_t>(spgemm::bin_table(b)) >= B.cols) {
+        dense_table = spgemm::bin_table(b);
+      }
+    }
+  }
   spgemm::row_flops_kernel<<<grid_for(m * 32, 256), 256, 0, st>>>(
       A, B, unmasked, products.as<std::int64_t>(), counts.as<std::int64_t>(), cfg.esc_max,
-      cfg.table_max, dev_tallies->sym, lists.as<std::int64_t>());
+      cfg.table_max, dense_table, dev_tallies->sym, lists.as<std::int64_t>());
   SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): products per row");
   read_back(host.sym, dev_tallies->sym, spgemm::kBins, st);
   // Subgroups of lanes per entry of A: about B's mean row length, a power of two up to 32.
@@ -219,12 +243,13 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   // Symbolic: distinct columns per row. Then the offsets and the numeric bins (from the exact
   // entries) are queued behind it, and the total and the bins' sizes come back (2nd wait).
   run_bins<false, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_sym, log2_lanes,
-                        counts.as<std::int64_t>(), nullptr, nullptr, nullptr, st, &slabs);
+                        counts.as<std::int64_t>(), nullptr, nullptr, nullptr, shared_dense, st,
+                        &slabs);
   DeviceBuffer offsets = alloc((m + 1) * 8, "mxm (sparse, CUDA): C offsets (int64)");
   exclusive_scan(counts.as<std::int64_t>(), offsets.as<std::int64_t>(), m, st);
   spgemm::bin_rows_kernel<I><<<grid_for(m, 256), 256, 0, st>>>(
       m, A.row_ptr, unmasked, counts.as<std::int64_t>(), products.as<std::int64_t>(), B.cols,
-      cfg.esc_max, cfg.table_max, m, dev_tallies->num, lists.as<std::int64_t>());
+      cfg.esc_max, cfg.table_max, dense_table, m, dev_tallies->num, lists.as<std::int64_t>());
   SPINDLE_CUDA_CHECK_LAUNCH("mxm (sparse, CUDA): binning");
   SPINDLE_CUDA_CHECK(cudaMemcpyAsync(&dev_tallies->total, offsets.as<std::int64_t>() + m,
                                      sizeof(std::int64_t), cudaMemcpyDeviceToDevice, st));
@@ -236,7 +261,8 @@ void rowwise(const SpgemmRowwiseConfig& cfg, const RuntimeSemiring<T>& s, T iden
   std::int64_t n_num[spgemm::kBins];
   for (int b = 0; b < spgemm::kBins; ++b) n_num[b] = host.num[b];
   run_bins<true, I, T>(s, identity, A, B, M, lists.as<std::int64_t>(), m, n_num, log2_lanes,
-                       nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(), st, &slabs);
+                       nullptr, C.rp.as<const I>(), C.ci.as<I>(), C.v.as<T>(), shared_dense, st,
+                       &slabs);
   SPINDLE_CUDA_CHECK(cudaStreamSynchronize(st));
   if (info != nullptr) {
     for (int b = 0; b < spgemm::kBins; ++b) info->rows_per_bin[b] = n_num[b];
