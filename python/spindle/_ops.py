@@ -401,7 +401,8 @@ def _ewise(w, mask, accum, op, u, v, desc, mult):
                                _dense(v, dtype, "B"), _desc(desc), dtype)
         if target is not None:
             return _write_back(r, target)
-        return like(r, u if _is_dense2d(u) else v)
+        # A CUDA operand makes a CUDA result: like the first one (numpy when neither is).
+        return like(r, next((x for x in (u, v) if is_device_array(x)), u))
     u = vector(u)
     v = vector(v, u.dtype)
     needs_old = mask is not None or accum is not None

@@ -84,6 +84,8 @@ def test_mxm_with_a_cuda_tensor_returns_a_cuda_tensor(torch, graph):
     assert D.is_cuda and torch.equal(D, torch.relu(C - 1.0))
     E = spindle.ewise_add(None, None, None, "plus", C, D, CUDA)
     assert E.is_cuda and torch.allclose(E, C + D)
+    F = spindle.ewise_mult(None, None, None, "times", D.cpu().numpy(), C, CUDA)  # mixed
+    assert isinstance(F, torch.Tensor) and F.is_cuda and torch.allclose(F, C * D)
     vals = spindle.sddmm(None, None, "plus_times", graph, B[:graph.nrows], B, CUDA)
     ref = spindle.sddmm(None, None, "plus_times", graph, B[:graph.nrows].cpu().numpy(),
                         B.cpu().numpy(), CPU)
