@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// spindle_bench_mxv: CUDA mxv (plus_times) on generated R-MAT and uniform graphs and on the real
-// graphs of the data folder. For each graph: every kernel over its launch-parameter sweep, the
-// planner's pick, the tuned pick, and cuSPARSE SpMV (ALG_DEFAULT and CSR_ALG2) on the same data
-// in the same process. Every output is checked against the CPU backend before it is timed (the
-// output poisoned first); times are medians of --reps runs measured with CUDA events after
+// spindle_bench_mxv: CUDA mxv (plus_times) on generated R-MAT and uniform graphs, on other
+// generated shapes named with --graphs (meshes, power laws, bipartite: generate_named's names),
+// and on the real graphs of the data folder. For each graph: every kernel over its launch-parameter
+// sweep, the planner's pick, the tuned pick, and cuSPARSE SpMV (ALG_DEFAULT and CSR_ALG2) on the
+// same data in the same process. Every output is checked against the CPU backend before it is timed
+// (the output poisoned first); times are medians of --reps runs measured with CUDA events after
 // warm-up; x is random (never zeros). Prints a table (ms, GB/s of compulsory bytes, ratios vs
-// the best cuSPARSE algorithm) and writes everything with --json FILE.
+// the best cuSPARSE algorithm) and writes everything with --json FILE. The summaries keep large
+// graphs (at least 2^20 rows or 2^24 entries: memory traffic decides) apart from small,
+// launch-bound ones.
 //
-//   spindle_bench_mxv [--rmat 18-23] [--uniform 18-23] [--edge-factor 16] [--data DIR | --no-data]
+//   spindle_bench_mxv [--rmat 18-23] [--uniform 18-23] [--graphs mesh22,plaw22-g2.1,bip22,...]
+//                     [--edge-factor 16] [--data DIR | --no-data]
 //                     [--reps 30] [--double] [--json FILE] [--plan-cache FILE] [--quick]
 #include <algorithm>
 #include <chrono>
@@ -45,6 +49,7 @@ using I = std::int32_t;
 
 struct Options {
   int rmat_lo = 18, rmat_hi = 23, uni_lo = 18, uni_hi = 23;
+  std::vector<std::string> named;  // --graphs: generate_named's names
   std::int64_t edge_factor = 16;
   std::string data_dir;
   bool no_data = false;
@@ -83,7 +88,8 @@ struct GraphResult {
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
                "usage: spindle bench mxv [--rmat LO-HI|none] [--uniform LO-HI|none] "
-               "[--edge-factor N] [--data DIR|--no-data] [--reps N] [--double] [--json FILE] "
+               "[--graphs NAME,...] [--edge-factor N] [--data DIR|--no-data] [--reps N] [--double] "
+               "[--json FILE] "
                "[--plan-cache FILE] [--quick] [--no-extra]\n");
 }
 
@@ -122,6 +128,16 @@ Options parse(int argc, char** argv) {
       if (!parse_range(next(), o.rmat_lo, o.rmat_hi)) std::exit((usage(), 2));
     } else if (a == "--uniform") {
       if (!parse_range(next(), o.uni_lo, o.uni_hi)) std::exit((usage(), 2));
+    } else if (a == "--graphs") {
+      const std::string list = next();
+      std::size_t b = 0;
+      while (b <= list.size()) {
+        const std::size_t e = list.find(',', b);
+        const std::string part = list.substr(b, e == std::string::npos ? std::string::npos : e - b);
+        if (!part.empty()) o.named.push_back(part);
+        if (e == std::string::npos) break;
+        b = e + 1;
+      }
     } else if (a == "--edge-factor") {
       o.edge_factor = std::stoll(next());
     } else if (a == "--data") {
@@ -482,13 +498,22 @@ void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
         std::printf("  FAILED %s on %s: %s\n", m->label.c_str(), r.name.c_str(), m->error.c_str());
     }
   }
-  // Summaries: the suite of the bars (edge factor 16 + real graphs), then every graph.
-  for (int pass = 0; pass < 2; ++pass) {
+  // Summaries: the suite of the bars (edge factor 16 + real graphs), every graph, then the large
+  // graphs (memory-bound) and the small ones (launch-bound) apart.
+  auto large = [](const GraphResult& r) {
+    return r.stats.rows >= (std::int64_t{1} << 20) || r.stats.nnz >= (std::int64_t{1} << 24);
+  };
+  const char* const pass_names[] = {"suite (edge factor 16 + real graphs)", "all graphs",
+                                    "large graphs (>= 2^20 rows or 2^24 entries)",
+                                    "small graphs (launch-bound)"};
+  for (int pass = 0; pass < 4; ++pass) {
     double log_sum = 0, log_sum_tuned = 0, log_best = 0, min_ratio = 1e30, loss_sum = 0,
            loss_max = 0;
     int counted = 0;
     for (const GraphResult& r : all) {
       if (pass == 0 && r.family.find("-ef") != std::string::npos) continue;
+      if (pass == 2 && !large(r)) continue;
+      if (pass == 3 && large(r)) continue;
       const double cus = best_cusparse(r);
       const Measured* bo = best_ours(r);
       if (!(cus > 0 && r.planner.ok && r.tuned.ok && bo)) continue;
@@ -504,9 +529,8 @@ void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
     std::printf(
         "\n%s (%d graphs): planner pick vs best cuSPARSE geomean %.3fx, min %.3fx; tuned "
         "pick %.3fx; best of ours %.3fx\n",
-        pass == 0 ? "suite (edge factor 16 + real graphs)" : "all graphs", counted,
-        std::exp(log_sum / counted), min_ratio, std::exp(log_sum_tuned / counted),
-        std::exp(log_best / counted));
+        pass_names[pass], counted, std::exp(log_sum / counted), min_ratio,
+        std::exp(log_sum_tuned / counted), std::exp(log_best / counted));
     std::printf("  planner pick vs best of our kernels: %.1f%% slower on average, worst %.3fx\n",
                 100.0 * loss_sum / counted, loss_max);
   }
@@ -567,6 +591,23 @@ int run(const Options& o) {
   };
   for (int s = o.rmat_lo; s <= o.rmat_hi; ++s) generated("rmat", s);
   for (int s = o.uni_lo; s <= o.uni_hi; ++s) generated("uniform", s);
+  for (const std::string& name : o.named) {
+    BuildOptions b;
+    b.duplicates = DuplicatePolicy::Collapse;
+    const auto P = build_graph<I, Pattern>(generate_named<I>(name, o.edge_factor, 42), b);
+    const auto A = with_random_values<T>(P, 11);
+    stamp("built " + name + " (" + std::to_string(A.nnz()) + " entries)");
+    // The family is the name without its scale: plaw22-g2.1 -> plaw-g2.1.
+    const std::size_t digits = name.find_first_of("0123456789");
+    const std::size_t after = name.find_first_not_of("0123456789", digits);
+    const std::string family =
+        name.substr(0, digits) + (after == std::string::npos ? "" : name.substr(after));
+    all.push_back(run_graph<T>(name, family, A, o));
+    write_json(all, o);
+    stamp("measured " + name + ": planner " + all.back().planner.label + " " +
+          std::to_string(all.back().planner.ms) + " ms, cusparse " +
+          std::to_string(best_cusparse(all.back())) + " ms");
+  }
   if (o.extra) {
     // Shapes outside the edge-factor-16 suite, for the planner's thresholds: row-dominated
     // graphs (edge factor 2: ~2 entries per row, many empty rows) and long even rows (64).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// @file pagerank_bench.cpp
 /// @brief PageRank on the GPU (`spindle bench pagerank`): per-iteration time and the whole run on
-/// generated R-MAT / uniform graphs or files, pattern-only CSR (4 bytes per edge), fp32. In the
+/// generated graphs (R-MAT, uniform, meshes, power laws, bipartite: generate_named's names) or
+/// files, pattern-only CSR (4 bytes per edge), fp32. In the
 /// same process and on the same data: Spindle with the planner's mxv kernel, the same iteration
 /// with cuSPARSE's SpMV (the baseline; the fused vector steps are shared), and the CPU backend
 /// as the check (L1 distance of the ranks after the same number of iterations).
@@ -11,7 +12,8 @@
 /// when k's residual arrives, with k + 1 already queued, so the interval between callbacks is the
 /// device's time per iteration (steps that keep the device busy count, host gaps would too). Whole
 /// run: the default stop rule (tol 1e-6, at most 100 iterations), graph already resident, median of
-/// the runs.
+/// the runs. The closing summary keeps two suites apart: large graphs (at least 2^20 vertices or
+/// 2^24 entries), where memory traffic decides, and small ones, where launch latency does.
 ///
 /// Usage: spindle_bench_pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]
 ///                               [--no-check] [--json FILE]
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -40,6 +43,9 @@ const char* const kUsage =
     "                              [--no-check] [--json FILE]\n"
     "PageRank on the GPU (pattern CSR, fp32): ms per iteration and per whole run for Spindle's\n"
     "planner pick and for the same iteration on cuSPARSE SpMV, plus the CPU backend as a check.\n"
+    "Graphs: a file, or a generated graph (edge factor 16, seed 1): rmatS, uniformS, meshS,\n"
+    "meshS-r (scrambled ids), plawS-gX (power law of exponent X), plawS-gX-o (degree-ordered\n"
+    "ids), bipsymS (users x items as one undirected graph).\n"
     "Defaults: --graphs rmat22 --iters 20 --runs 5.";
 
 struct Options {
@@ -105,19 +111,14 @@ Options parse(int argc, char** argv) {
 }
 
 Graph<std::int32_t, Pattern> make(const std::string& spec) {
-  auto starts = [&](const char* pre) { return spec.rfind(pre, 0) == 0; };
-  if (starts("rmat") || starts("uniform")) {
-    const bool rmat = starts("rmat");
-    const std::string digits = spec.substr(rmat ? 4 : 7);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
-      throw InvalidArgument("graph '" + spec + "': expected rmatS or uniformS with a scale S");
-    }
-    const int scale = std::stoi(digits);
-    Coo<std::int32_t> coo = rmat ? generate_rmat<std::int32_t>(scale, 16, 1)
-                                 : generate_uniform<std::int32_t>(scale, 16, 1);
-    return build_graph<std::int32_t, Pattern>(std::move(coo));
-  }
-  return load_graph<std::int32_t, Pattern>(spec).graph;
+  std::error_code ec;
+  if (std::filesystem::exists(spec, ec)) return load_graph<std::int32_t, Pattern>(spec).graph;
+  return build_graph<std::int32_t, Pattern>(generate_named<std::int32_t>(spec, 16, 1));
+}
+
+// Large graphs: memory traffic decides their time; small ones are launch-bound.
+bool is_large(const Graph<std::int32_t, Pattern>& A) {
+  return A.rows() >= (std::int64_t{1} << 20) || A.nnz() >= (std::int64_t{1} << 24);
 }
 
 double median(std::vector<double> v) {
@@ -130,6 +131,8 @@ double median(std::vector<double> v) {
 struct Timing {
   std::string label;
   double iter_ms = -1.0;   // median per iteration
+  double iter_min = -1.0;  // fastest and slowest iteration
+  double iter_max = -1.0;
   double whole_ms = -1.0;  // median whole default run
   int whole_iters = 0;
   double l1_vs_cpu = -1.0;
@@ -158,6 +161,10 @@ Timing time_variant(const Graph<std::int32_t, Pattern>& A, const std::string& la
     PageRankResult<float> fixed;
     for (int r = 0; r < o.runs; ++r) fixed = pagerank<float>(A, po);
     t.iter_ms = median(per);
+    if (!per.empty()) {
+      t.iter_min = *std::min_element(per.begin(), per.end());
+      t.iter_max = *std::max_element(per.begin(), per.end());
+    }
     if (cpu_ranks != nullptr) {
       const float* rk = static_cast<const Vector<float>&>(fixed.ranks).data();  // one download
       double l1 = 0.0;
@@ -210,6 +217,9 @@ int main(int argc, char** argv) {
                 "nnz", "variant", "ms/iter", "whole ms", "iters", "cuS/iter", "cuS whole", "x iter",
                 "x whole", "L1 vs CPU");
     bool first = true;
+    // log-speedup sums per suite: [0] large, [1] small; the worst ratio of each.
+    double log_sum[2] = {0, 0}, worst[2] = {1e30, 1e30};
+    int counted[2] = {0, 0};
     for (const std::string& spec : o.graphs) {
       const Graph<std::int32_t, Pattern> A = make(spec);
       std::vector<float> cpu;
@@ -232,21 +242,37 @@ int main(int argc, char** argv) {
           ours.label.c_str(), ours.iter_ms, ours.whole_ms, ours.whole_iters, base.iter_ms,
           base.whole_ms, base.iter_ms / ours.iter_ms, base.whole_ms / ours.whole_ms,
           ours.l1_vs_cpu);
+      std::printf("%-16s %22s | %-22s %9s (min %.4f max %.4f; cuSPARSE min %.4f max %.4f)\n", "",
+                  "", "", "", ours.iter_min, ours.iter_max, base.iter_min, base.iter_max);
       for (const Timing* t : {&ours, &base}) {
         if (!t->error.empty()) std::printf("  %s failed: %s\n", t->label.c_str(), t->error.c_str());
       }
+      if (ours.iter_ms > 0 && base.iter_ms > 0) {
+        const int suite = is_large(A) ? 0 : 1;
+        log_sum[suite] += std::log(base.iter_ms / ours.iter_ms);
+        worst[suite] = std::min(worst[suite], base.iter_ms / ours.iter_ms);
+        ++counted[suite];
+      }
       if (json) {
         json << (first ? "" : ", ") << "{\"graph\": \"" << spec << "\", \"n\": " << A.rows()
-             << ", \"nnz\": " << A.nnz();
+             << ", \"nnz\": " << A.nnz() << ", \"suite\": \"" << (is_large(A) ? "large" : "small")
+             << "\"";
         for (const Timing* t : {&ours, &base}) {
           json << ", \"" << (t == &ours ? "spindle" : "cusparse")
-               << "\": {\"ms_per_iter\": " << t->iter_ms << ", \"whole_ms\": " << t->whole_ms
+               << "\": {\"ms_per_iter\": " << t->iter_ms << ", \"iter_min\": " << t->iter_min
+               << ", \"iter_max\": " << t->iter_max << ", \"whole_ms\": " << t->whole_ms
                << ", \"whole_iters\": " << t->whole_iters << ", \"l1_vs_cpu\": " << t->l1_vs_cpu
                << "}";
         }
         json << "}";
       }
       first = false;
+    }
+    for (int suite = 0; suite < 2; ++suite) {
+      if (counted[suite] == 0) continue;
+      std::printf("# %s graphs (%d): per-iteration speedup geomean %.3fx, worst %.3fx\n",
+                  suite == 0 ? "large (>= 2^20 vertices or 2^24 entries)" : "small (launch-bound)",
+                  counted[suite], std::exp(log_sum[suite] / counted[suite]), worst[suite]);
     }
     if (json) json << "]}\n";
     return 0;

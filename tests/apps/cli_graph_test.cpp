@@ -7,7 +7,9 @@
 #include <set>
 
 #include "cli_harness.hpp"
+#include "spindle/coo_builder.hpp"
 #include "spindle/loaders/edge_list.hpp"
+#include "spindle/loaders/generate.hpp"
 #include "spindle/loaders/matrix_market.hpp"
 
 namespace spindle::test {
@@ -117,9 +119,21 @@ TEST_F(CliGraph, InfoExplainShowsCpuAndCudaPlansInTextAndJson) {
   EXPECT_EQ(devices, (std::set<std::string>{"cpu", "cuda"}));
 }
 
+template <class I, class V>
+void expect_same_graph(const Graph<I, V>& a, const Graph<I, V>& b, const std::string& what) {
+  ASSERT_EQ(a.rows(), b.rows()) << what;
+  ASSERT_EQ(a.cols(), b.cols()) << what;
+  EXPECT_EQ(a.row_ptr(), b.row_ptr()) << what;
+  EXPECT_EQ(a.col_idx(), b.col_idx()) << what;
+  if constexpr (!Graph<I, V>::is_pattern) {
+    EXPECT_EQ(a.values(), b.values()) << what;
+  }
+}
+
 TEST_F(CliGraph, GenerateIsDeterministicPerSeedAndFormat) {
   for (const char* ext : {".mtx", ".el"}) {
-    for (const char* kind : {"rmat", "uniform"}) {
+    for (const char* kind : {"rmat", "uniform", "powerlaw", "bipartite"}) {
+      if (std::string(kind) == "bipartite" && std::string(ext) == ".el") continue;  // rectangular
       const std::string a = path(std::string("a") + ext), b = path(std::string("b") + ext),
                         c = path(std::string("c") + ext);
       const std::string base = std::string("generate ") + kind + " --scale 9 --edge-factor 6 ";
@@ -134,6 +148,53 @@ TEST_F(CliGraph, GenerateIsDeterministicPerSeedAndFormat) {
   }
 }
 
+TEST_F(CliGraph, GeneratedShapesAreTheLoadersGraphs) {
+  // Each new kind writes exactly the generator's graph (duplicates merged, self-loops dropped).
+  struct Case {
+    const char* args;
+    Coo<std::int32_t> coo;
+  };
+  const Case cases[] = {
+      {"mesh --scale 9 --no-scramble", generate_mesh<std::int32_t>(9, 1, false)},
+      {"mesh --scale 9 --seed 4", generate_mesh<std::int32_t>(9, 4, true)},
+      {"powerlaw --scale 9 --edge-factor 6 --exponent 2.5",
+       generate_powerlaw<std::int32_t>(9, 6, 2.5, 1, true)},
+      {"powerlaw --scale 9 --edge-factor 6 --no-scramble",
+       generate_powerlaw<std::int32_t>(9, 6, 2.1, 1, false)},
+      {"bipartite --scale 9 --cols-scale 5 --edge-factor 6",
+       generate_bipartite<std::int32_t>(9, 5, 6, 2.2, 1)},
+  };
+  for (const Case& c : cases) {
+    const std::string f = path("shape.mtx");
+    const RunResult r = run(std::string("generate ") + c.args + " -o " + q(f));
+    ASSERT_EQ(r.rc, 0) << c.args << ": " << r.err;
+    BuildOptions b;
+    b.duplicates = DuplicatePolicy::Collapse;
+    b.self_loops = SelfLoopPolicy::Drop;
+    Coo<std::int32_t> coo = c.coo;
+    const auto want =
+        build_graph<std::int64_t, Pattern>(Coo<std::int64_t>{coo.rows,
+                                                             coo.cols,
+                                                             {coo.row.begin(), coo.row.end()},
+                                                             {coo.col.begin(), coo.col.end()},
+                                                             {}},
+                                           b);
+    const auto got = read_matrix_market<std::int64_t, Pattern>(f);
+    expect_same_graph(got, want, c.args);
+  }
+  // Refusals: one line, exit 2, no file.
+  for (const char* bad :
+       {"mesh --edge-factor 3", "bipartite --undirected", "powerlaw --exponent 1.5",
+        "uniform --exponent 2", "uniform --no-scramble", "rmat --cols-scale 3",
+        "powerlaw --exponent x", "bipartite --no-scramble", "grid", "bipartite --format el"}) {
+    const std::string f = path("refused.mtx");
+    const RunResult r = run(std::string("generate ") + bad + " -o " + q(f));
+    EXPECT_EQ(r.rc, 2) << bad;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(f)) << bad;
+  }
+}
+
 TEST_F(CliGraph, GeneratedMatrixMarketHasTheRequestedShapeNoLoopsNoDuplicates) {
   const std::string f = path("g.mtx");
   ASSERT_EQ(run("generate rmat --scale 10 --edge-factor 8 --seed 3 -o " + q(f)).rc, 0);
@@ -145,17 +206,6 @@ TEST_F(CliGraph, GeneratedMatrixMarketHasTheRequestedShapeNoLoopsNoDuplicates) {
   EXPECT_GT(g.nnz(), 0);
   EXPECT_LE(g.nnz(), 1024 * 8);
   EXPECT_EQ(naive_stats(g).loops, 0);
-}
-
-template <class I, class V>
-void expect_same_graph(const Graph<I, V>& a, const Graph<I, V>& b, const std::string& what) {
-  ASSERT_EQ(a.rows(), b.rows()) << what;
-  ASSERT_EQ(a.cols(), b.cols()) << what;
-  EXPECT_EQ(a.row_ptr(), b.row_ptr()) << what;
-  EXPECT_EQ(a.col_idx(), b.col_idx()) << what;
-  if constexpr (!Graph<I, V>::is_pattern) {
-    EXPECT_EQ(a.values(), b.values()) << what;
-  }
 }
 
 TEST_F(CliGraph, ConvertMtxToEdgeListAndBackPreservesTheGraph) {
