@@ -15,6 +15,7 @@
 #include "json.hpp"
 #include "output_file.hpp"
 #include "spindle/algorithms/pagerank.hpp"
+#include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
 #include "vertex_io.hpp"
 
@@ -78,6 +79,12 @@ void check_weights(const Input& in) {
 
 template <class T>
 int run(const Input& in, Settings& s) {
+  if (time_logging_enabled() && s.opt.device == Device::Cuda) {
+    // The context is created on a background thread while the graph loads: what is left of it.
+    Stopwatch wait;
+    cuda_warm_up_wait();
+    log_phase("CUDA context (left after the load)", wait.seconds());
+  }
   Stopwatch clock;
   PageRankResult<T> r;
   {
@@ -91,6 +98,8 @@ int run(const Input& in, Settings& s) {
     r = visit_graph(in.graph, [&](const auto& g) { return pagerank<T>(g, opt); });
   }
   const double seconds = clock.seconds();
+  log_phase("pagerank (uploads, transpose, iterations)", seconds);
+  Stopwatch after;
   const std::int64_t n = in.rows();
   std::vector<double> score(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) score[static_cast<std::size_t>(v)] = r.ranks[v];
@@ -144,9 +153,14 @@ int run(const Input& in, Settings& s) {
     };
     // A plain array (one download on CUDA): the formatter runs on all threads.
     const std::vector<T>& ranks = std::as_const(r.ranks).values();
+    log_phase("ranks read back, top table", after.seconds());
+    Stopwatch write;
     write_vertex_file(*s.output, s.format, in,
                       {{"rank", [&](std::int64_t v) { return format_value(ranks[v]); }}}, meta);
+    log_phase("write", write.seconds());
     progress("wrote %s", s.output->c_str());
+  } else {
+    log_phase("ranks read back, top table", after.seconds());
   }
   return 0;
 }
@@ -224,7 +238,9 @@ int cmd_pagerank(const std::vector<std::string>& args) {
 
   const InputOptions io =
       input_options(p, s.opt.weighted ? ValueMode::Weighted : ValueMode::Pattern);
+  Stopwatch load_clock;
   Input in = load_input(p.operand_value(0), io);
+  log_phase("load", load_clock.seconds());
   warn_if_forced_kernel_falls_back(in, s.ex);
   if (in.rows() != in.cols()) {
     throw InvalidArgument("pagerank needs a square adjacency matrix, but " + in.name + " is " +

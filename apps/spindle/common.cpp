@@ -4,8 +4,11 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdarg>
 #include <cstdlib>
@@ -136,6 +139,18 @@ void StatusLine::set(std::string detail) {
   state_->cv.notify_all();
 }
 
+bool time_logging_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("SPINDLE_LOG");
+    return v != nullptr && std::string(v).find("time") != std::string::npos;
+  }();
+  return on;
+}
+
+void log_phase(const char* phase, double seconds) {
+  if (time_logging_enabled()) std::fprintf(stderr, "[spindle time] %s: %.4f s\n", phase, seconds);
+}
+
 void progress(const char* fmt, ...) {
   if (!show_progress()) return;
   std::va_list ap;
@@ -209,9 +224,29 @@ void print_graph_header(const char* what, const std::string& graph, std::int64_t
          static_cast<long long>(nnz));
 }
 
+int shortest_digits(double v) {
+  // The fewest significant digits that read back as v (std::to_chars' shortest form): no
+  // precision below it can round-trip, so the search below starts there instead of at 6 (one or
+  // two snprintf calls per value instead of up to twelve: writing millions of ranks).
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  int digits = 0;
+  for (const char* c = buf; c != r.ptr && *c != 'e'; ++c) digits += (*c >= '0' && *c <= '9');
+  return digits;
+}
+
+int shortest_digits(float v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  int digits = 0;
+  for (const char* c = buf; c != r.ptr && *c != 'e'; ++c) digits += (*c >= '0' && *c <= '9');
+  return digits;
+}
+
 std::string format_number(double v) {
   char buf[40];
-  for (int prec = 6; prec <= 17; ++prec) {
+  const int from = std::isfinite(v) ? std::max(6, std::min(17, shortest_digits(v))) : 6;
+  for (int prec = from; prec <= 17; ++prec) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, v);
     if (std::strtod(buf, nullptr) == v) break;
   }

@@ -62,6 +62,13 @@ void note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_nonconvergence(const std::string& what, bool fail, const char* hint);
 
 /// Wall-clock stopwatch.
+/// SPINDLE_LOG=time (the variable may name other topics too, e.g. "plan,time"): commands print
+/// one "[spindle time] PHASE: S s" line on stderr per phase (load, CUDA context, compute, write,
+/// and the whole command from main to exit), so a slow run can be split without a profiler.
+bool time_logging_enabled();
+/// Prints `phase` and `seconds` as above when time logging is on; otherwise does nothing.
+void log_phase(const char* phase, double seconds);
+
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}
@@ -122,5 +129,10 @@ void print_graph_header(const char* what, const std::string& graph, std::int64_t
 
 /// "%.6g"-style formatting that round-trips doubles (shortest form, %.17g worst case).
 std::string format_number(double v);
+
+/// The fewest significant digits that read back as `v` (finite), as std::to_chars' shortest form
+/// writes it: where a search for the shortest round-tripping "%.*g" precision can start.
+int shortest_digits(double v);
+int shortest_digits(float v);
 
 }  // namespace spindle::cli

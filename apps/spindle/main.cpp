@@ -15,6 +15,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "common.hpp"
 #include "spindle/cuda/warm_up.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
@@ -187,6 +188,12 @@ int main(int argc, char** argv) {
   struct WarmUpJoin {
     ~WarmUpJoin() { spindle::cuda_warm_up_wait(); }
   } join_warm_up;
+  // SPINDLE_LOG=time: the whole command, from here to the last output (the warm-up join and the
+  // process teardown after it are outside).
+  struct TotalTime {
+    spindle::cli::Stopwatch clock;
+    ~TotalTime() { spindle::cli::log_phase("command (main to exit)", clock.seconds()); }
+  } total_time;
   try {
     return check_stdout(run(argc, argv));
   } catch (const UsageError& e) {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // No silent wrong answers (duplicates in both directions, personalization files, overflowing
 // distances, CSV header rows, ragged columns, labels in every output format) and a CLI that
-// behaves at a terminal (progress, --quiet, --top, examples in every help).
+// behaves at a terminal (progress, --quiet, --top, examples in every help). Written numbers are
+// the shortest "%.*g" (6 significant digits at least) that reads back as the value, and
+// SPINDLE_LOG=time splits a command into its phases.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,6 +37,67 @@ class CliAnswers : public CliTest {
     return m;
   }
 };
+
+// ---- numbers written --------------------------------------------------------------------
+
+// The reference the writer must match: the smallest precision from 6 that round-trips.
+std::string shortest_g_double(double v) {
+  char buf[40];
+  for (int prec = 6; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string shortest_g_float(float v) {
+  char buf[40];
+  for (int prec = 6; prec <= 9; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
+    if (std::strtof(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+TEST_F(CliAnswers, RanksAreWrittenAsTheShortestRoundTrippingPrecision) {
+  // R-MAT 13's ranks span several magnitudes and need from 6 to 17 digits.
+  const std::string g = path("g.mtx");
+  ASSERT_EQ(run("generate rmat --scale 13 --edge-factor 8 -o " + q(g)).rc, 0);
+  for (const char* precision : {"double", "float"}) {
+    const std::string out = path(std::string("r_") + precision + ".csv");
+    const RunResult r = run("pagerank " + q(g) + " --device cpu --precision " + precision +
+                            " --top 0 --quiet -o " + q(out));
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto lines = lines_of(slurp(out));
+    ASSERT_EQ(lines.size(), 8193u);
+    std::set<std::size_t> lengths;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const std::string text = lines[i].substr(lines[i].rfind(',') + 1);
+      const std::string want = std::string(precision) == "double"
+                                   ? shortest_g_double(std::strtod(text.c_str(), nullptr))
+                                   : shortest_g_float(std::strtof(text.c_str(), nullptr));
+      ASSERT_EQ(text, want) << precision << " line " << i;
+      lengths.insert(text.size());
+    }
+    EXPECT_GT(lengths.size(), 2u) << precision << ": the values should need several precisions";
+  }
+}
+
+TEST_F(CliAnswers, TimeLogSplitsTheCommandIntoPhases) {
+  const std::string g = path("g.mtx"), out = path("r.csv");
+  ASSERT_EQ(run("generate rmat --scale 10 -o " + q(g)).rc, 0);
+  const RunResult r = run_env("SPINDLE_LOG=plan",
+                              "pagerank " + q(g) + " --device cpu --top 0 --quiet -o " + q(out));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err.find("[spindle time]"), std::string::npos) << "off unless SPINDLE_LOG has time";
+  const RunResult t = run_env("SPINDLE_LOG=time",
+                              "pagerank " + q(g) + " --device cpu --top 0 --quiet -o " + q(out));
+  ASSERT_EQ(t.rc, 0) << t.err;
+  for (const char* phase : {"load", "pagerank", "write", "command (main to exit)"}) {
+    EXPECT_NE(t.err.find(std::string("[spindle time] ") + phase), std::string::npos)
+        << phase << " missing from: " << t.err;
+  }
+}
 
 // ---- duplicates stated in both directions ------------------------------------------------
 

@@ -75,10 +75,13 @@ class CliTest : public ::testing::Test {
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   /// Runs `spindle <args>` (args already shell-quoted where needed), stdin from /dev/null.
-  RunResult run(const std::string& args) const {
+  RunResult run(const std::string& args) const { return run_env("", args); }
+
+  /// As run(), with shell variable assignments `env` (e.g. "SPINDLE_LOG=time") before it.
+  RunResult run_env(const std::string& env, const std::string& args) const {
     const std::string out = path("stdout.txt"), err = path("stderr.txt");
-    const std::string cmd =
-        q(spindle_binary()) + " " + args + " >" + q(out) + " 2>" + q(err) + " </dev/null";
+    const std::string cmd = (env.empty() ? "" : env + " ") + q(spindle_binary()) + " " + args +
+                            " >" + q(out) + " 2>" + q(err) + " </dev/null";
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
