@@ -224,10 +224,11 @@ void print_graph_header(const char* what, const std::string& graph, std::int64_t
          static_cast<long long>(nnz));
 }
 
-int shortest_digits(double v) {
-  // The fewest significant digits that read back as v (std::to_chars' shortest form): no
-  // precision below it can round-trip, so the search below starts there instead of at 6 (one or
-  // two snprintf calls per value instead of up to twelve: writing millions of ranks).
+namespace {
+
+// The fewest significant digits that read back as v (std::to_chars' shortest form).
+template <class T>
+int shortest_digit_count(T v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
   int digits = 0;
@@ -235,23 +236,34 @@ int shortest_digits(double v) {
   return digits;
 }
 
-int shortest_digits(float v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  int digits = 0;
-  for (const char* c = buf; c != r.ptr && *c != 'e'; ++c) digits += (*c >= '0' && *c <= '9');
-  return digits;
-}
+}  // namespace
 
-std::string format_number(double v) {
-  char buf[40];
-  const int from = std::isfinite(v) ? std::max(6, std::min(17, shortest_digits(v))) : 6;
-  for (int prec = from; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
+template <class T>
+std::string shortest_g(T v, int max_prec) {
+  char buf[64];
+  if (!std::isfinite(v)) {
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    return buf;
   }
-  return buf;
+  // The smallest precision from 6 whose "%.*g" reads back as v. No precision below the shortest
+  // digit count round-trips, so the search starts there (one step for almost every value).
+  // std::to_chars with a precision writes what printf's %.*g writes, and from_chars reads what
+  // strtod/strtof read, both without locale or format-string work: writing millions of ranks
+  // costs a fraction of what snprintf/strtod cost.
+  const int from = std::max(6, std::min(max_prec, shortest_digit_count(v)));
+  std::to_chars_result r{};
+  for (int prec = from; prec <= max_prec; ++prec) {
+    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, prec);
+    T back{};
+    std::from_chars(buf, r.ptr, back);
+    if (back == v) break;
+  }
+  return std::string(buf, r.ptr);
 }
+template std::string shortest_g<double>(double, int);
+template std::string shortest_g<float>(float, int);
+
+std::string format_number(double v) { return shortest_g(v, 17); }
 
 namespace {
 /// "auto, gustavson_dense, ..., cuda_masked_dot": every sparse mxm kernel's name.

@@ -130,9 +130,9 @@ void print_graph_header(const char* what, const std::string& graph, std::int64_t
 /// "%.6g"-style formatting that round-trips doubles (shortest form, %.17g worst case).
 std::string format_number(double v);
 
-/// The fewest significant digits that read back as `v` (finite), as std::to_chars' shortest form
-/// writes it: where a search for the shortest round-tripping "%.*g" precision can start.
-int shortest_digits(double v);
-int shortest_digits(float v);
+/// "%.*g" of `v` with the smallest precision from 6 to `max_prec` (17 for double, 9 for float)
+/// that reads back as `v`; non-finite values as "%g" writes them. format_number is the double one.
+template <class T>
+std::string shortest_g(T v, int max_prec);
 
 }  // namespace spindle::cli

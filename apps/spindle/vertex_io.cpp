@@ -74,12 +74,7 @@ std::string format_value(double v) {
 
 std::string format_value(float v) {
   if (!std::isfinite(v)) return format_value(static_cast<double>(v));
-  char buf[32];
-  for (int prec = std::max(6, std::min(9, shortest_digits(v))); prec <= 9; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
-    if (std::strtof(buf, nullptr) == v) break;
-  }
-  return buf;
+  return shortest_g(v, 9);
 }
 
 void add_vertex_format_flag(ArgParser& p) {
