@@ -16,7 +16,13 @@
 /// 2^24 entries), where memory traffic decides, and small ones, where launch latency does.
 ///
 /// Usage: spindle_bench_pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]
-///                               [--no-check] [--json FILE]
+///                               [--no-check] [--breakdown] [--json FILE]
+///
+/// --breakdown splits the first call's set-up on each graph (run it with --no-check, or the CPU
+/// check leaves the transpose cached on the host): the upload of A (reduce_rows over it), the
+/// first vxm over A (the transpose built on the device and downloaded into host arrays, the plan,
+/// one product) against a second one, and a fresh host array of A^T's size zero-filled the way a
+/// Graph's std::vector is.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -33,6 +39,7 @@
 #include "spindle/executor.hpp"
 #include "spindle/loaders/generate.hpp"
 #include "spindle/loaders/load_graph.hpp"
+#include "spindle/ops/mxv.hpp"
 #include "spindle/ops/reduce.hpp"
 
 namespace {
@@ -42,7 +49,7 @@ using Clock = std::chrono::steady_clock;
 
 const char* const kUsage =
     "usage: spindle bench pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]\n"
-    "                              [--no-check] [--json FILE]\n"
+    "                              [--no-check] [--breakdown] [--json FILE]\n"
     "PageRank on the GPU (pattern CSR, fp32): ms per iteration and per whole run for Spindle's\n"
     "planner pick and for the same iteration on cuSPARSE SpMV, plus the CPU backend as a check.\n"
     "Graphs: a file, or a generated graph (edge factor 16, seed 1): rmatS, uniformS, meshS,\n"
@@ -55,6 +62,7 @@ struct Options {
   int iters = 20;
   int runs = 5;
   bool check = true;
+  bool breakdown = false;
   std::string json;
 };
 
@@ -97,6 +105,8 @@ Options parse(int argc, char** argv) {
       o.iters = std::max(2, positive(value()));
     } else if (a == "--runs") {
       o.runs = positive(value());
+    } else if (a == "--breakdown") {
+      o.breakdown = true;
     } else if (a == "--no-check") {
       o.check = false;
     } else if (a == "--json") {
@@ -146,6 +156,42 @@ struct Timing {
   double l1_vs_cpu = -1.0;
   std::string error;
 };
+
+// The first call's steps, each ended by a scalar read (which waits for the device).
+void print_breakdown(const Graph<std::int32_t, Pattern>& A) {
+  using ms = std::chrono::duration<double, std::milli>;
+  const Descriptor d = Descriptor().on(Device::Cuda);
+  const std::int64_t n = A.rows();
+  Clock::time_point t0 = Clock::now();
+  Vector<float> deg(n, 0.0f);
+  reduce_rows(deg, Mask{}, Accum::plus(), MonoidKind::Plus, A, d);
+  (void)reduce(MonoidKind::Plus, deg, d);
+  const double upload = ms(Clock::now() - t0).count();
+  Vector<float> x(n, 1.0f), y(n);
+  t0 = Clock::now();
+  vxm(y, Mask{}, Accum::none(), semiring::plus_times<float>{}, x, A, d);
+  (void)reduce(MonoidKind::Plus, y, d);
+  const double first = ms(Clock::now() - t0).count();
+  t0 = Clock::now();
+  vxm(y, Mask{}, Accum::none(), semiring::plus_times<float>{}, x, A, d);
+  (void)reduce(MonoidKind::Plus, y, d);
+  const double second = ms(Clock::now() - t0).count();
+  t0 = Clock::now();
+  double fill = 0;
+  {
+    std::vector<std::int32_t> rp(static_cast<std::size_t>(A.cols()) + 1),
+        ci(static_cast<std::size_t>(A.nnz()));
+    fill = ms(Clock::now() - t0).count();
+    t0 = Clock::now();
+  }
+  const double release = ms(Clock::now() - t0).count();
+  std::printf(
+      "%-16s breakdown: upload of A (reduce_rows) %.1f ms; first vxm %.1f ms, second %.2f ms: "
+      "transpose + download + plan %.1f ms; a zero-filled host A^T (%.0f MB) %.1f ms, freed in "
+      "%.1f ms\n",
+      "", upload, first, second, first - second,
+      static_cast<double>(A.nnz() + A.cols() + 1) * 4 / 1e6, fill, release);
+}
 
 Timing time_variant(const Graph<std::int32_t, Pattern>& A, const std::string& label, MxvKernel k,
                     const Options& o, const std::vector<float>* cpu_ranks) {
@@ -257,6 +303,7 @@ int main(int argc, char** argv) {
         const float* rk = r.ranks.data();
         cpu.assign(rk, rk + r.ranks.size());
       }
+      if (o.breakdown) print_breakdown(A);
       const Timing ours =
           time_variant(A, "spindle (planner)", MxvKernel::Auto, o, o.check ? &cpu : nullptr);
       const Timing base =
