@@ -5,14 +5,10 @@
 
 #include <string>
 
+#include "engine/src/cuda_unavailable.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle {
-
-namespace detail {
-// Why CUDA cannot run here (engine/src/cuda/device_query.cpp, cuda_stub/device_stub.cpp).
-std::string cuda_unavailable_message();
-}  // namespace detail
 
 DeviceCaps reference_hopper_caps() {
   DeviceCaps c;

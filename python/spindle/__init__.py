@@ -250,9 +250,9 @@ def _vector_dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=
             f"the vector has {self.size - self.nvals} absent entries: DLPack carries a full "
             "vector's values (fill them first, e.g. spindle.assign, or use to_numpy(fill=...))"
         )
-    kwargs = {} if max_version is None else {"max_version": max_version}
     if self.residency == "device" and (dl_device is None or tuple(dl_device)[0] != 1):
         return self._device_export()  # a capsule, ready on every stream
+    kwargs = {} if max_version is None else {"max_version": max_version}
     return self.to_numpy().__dlpack__(stream=stream, **kwargs)
 
 

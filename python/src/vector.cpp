@@ -22,6 +22,15 @@ decltype(auto) visit_vector_dtype(const std::string& dtype, F&& f) {
   throw InvalidArgument("vector dtype must be float32, float64, int32 or int64, got " + dtype);
 }
 
+// The vector dtype name (visit_vector_dtype's) of a DLPack dtype; "" for any other.
+std::string vector_dtype_name(const nb::dlpack::dtype& t) {
+  if (t == nb::dtype<float>()) return "float32";
+  if (t == nb::dtype<double>()) return "float64";
+  if (t == nb::dtype<std::int32_t>()) return "int32";
+  if (t == nb::dtype<std::int64_t>()) return "int64";
+  return "";
+}
+
 template <class T>
 T scalar_as(const nb::handle& h) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -110,22 +119,16 @@ void bind_vector(nb::module_& m) {
                   "a vector from device memory needs a 1-D C-contiguous CUDA array");
             }
             const auto n = static_cast<std::int64_t>(d.shape(0));
-            const nb::dlpack::dtype t = d.dtype();
+            const std::string dtype = vector_dtype_name(d.dtype());
+            if (dtype.empty()) {
+              throw InvalidArgument(
+                  "a vector holds float32, float64, int32 or int64 (internal conversion error)");
+            }
             nb::gil_scoped_release release;
-            if (t == nb::dtype<float>()) {
-              return PyVector{vector_from_device(static_cast<const float*>(d.data()), n)};
-            }
-            if (t == nb::dtype<double>()) {
-              return PyVector{vector_from_device(static_cast<const double*>(d.data()), n)};
-            }
-            if (t == nb::dtype<std::int32_t>()) {
-              return PyVector{vector_from_device(static_cast<const std::int32_t*>(d.data()), n)};
-            }
-            if (t == nb::dtype<std::int64_t>()) {
-              return PyVector{vector_from_device(static_cast<const std::int64_t*>(d.data()), n)};
-            }
-            throw InvalidArgument(
-                "a vector holds float32, float64, int32 or int64 (internal conversion error)");
+            return visit_vector_dtype(dtype, [&](auto x) {
+              using T = decltype(x);
+              return PyVector{vector_from_device(static_cast<const T*>(d.data()), n)};
+            });
           },
           nb::arg("capsule"),
           "A full vector copied on the device from a DLPack capsule of CUDA memory (internal:\n"

@@ -8,14 +8,11 @@
 
 #include "engine/src/cuda/fill.hpp"
 #include "engine/src/cuda/transfer.hpp"
+#include "engine/src/cuda_unavailable.hpp"
 #include "spindle/cuda/external.hpp"
 #include "spindle/executor.hpp"
 
 namespace spindle {
-namespace detail {
-std::string cuda_unavailable_message();  // device_query.cpp
-}  // namespace detail
-
 namespace {
 
 struct Counters {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/src/cuda/device_probe.hpp"
+#include "engine/src/cuda_unavailable.hpp"
 #include "spindle/error.hpp"
 #include "spindle/executor.hpp"
 

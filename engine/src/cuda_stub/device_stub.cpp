@@ -2,6 +2,7 @@
 // Built when CUDA is off: the device queries answer "no device".
 #include <string>
 
+#include "engine/src/cuda_unavailable.hpp"
 #include "spindle/cuda/warm_up.hpp"
 #include "spindle/executor.hpp"
 
