@@ -191,6 +191,10 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   p.option("max-iter", "N", "100; 20 for boost", "iteration limit");
   p.option("preset", "NAME", "default",
            "whose conventions to follow: default, networkx, gap or boost (table below)");
+  p.option("method", "M", "power",
+           "power: the preset's power iteration; anderson: Anderson acceleration of the same "
+           "step, the same fixed point in fewer products (default and networkx presets; stops "
+           "on the same test)");
   p.flag("fail-on-nonconvergence", "exit with status 1 when the iteration limit is reached");
   p.group("Output");
   p.option("top", "K", "10", "print the K highest-ranked vertices (0: none)");
@@ -220,6 +224,14 @@ int cmd_pagerank(const std::vector<std::string>& args) {
                  : preset == "gap"    ? PageRankPreset::Gap
                  : preset == "boost"  ? PageRankPreset::Boost
                                       : PageRankPreset::Default;
+  s.opt.method = p.choice("method", "power", {"power", "anderson"}) == "anderson"
+                     ? PageRankMethod::Anderson
+                     : PageRankMethod::Power;
+  if (s.opt.method != PageRankMethod::Power && s.opt.preset != PageRankPreset::Default &&
+      s.opt.preset != PageRankPreset::NetworkX) {
+    p.fail("--method anderson needs --preset default or networkx (" + preset +
+           " defines its iterates, not only their fixed point)");
+  }
   if (s.opt.preset == PageRankPreset::Boost && p.has("personalize")) {
     p.fail("--personalize cannot be used with --preset boost (Boost.Graph has no personalization)");
   }
@@ -261,8 +273,9 @@ int cmd_pagerank(const std::vector<std::string>& args) {
                                                                : 100;
   std::string personalized;
   if (auto file = p.get("personalize")) personalized = ", personalized by " + *file;
-  report("preset %s: alpha %g, tol %g, max-iter %d%s%s; %s\n", to_string(s.opt.preset), s.opt.alpha,
-         s.opt.tol, max_iter, s.opt.weighted ? ", weighted" : "", personalized.c_str(),
+  report("preset %s: alpha %g, tol %g, max-iter %d%s%s%s; %s\n", to_string(s.opt.preset),
+         s.opt.alpha, s.opt.tol, max_iter, s.opt.weighted ? ", weighted" : "", personalized.c_str(),
+         s.opt.method == PageRankMethod::Power ? "" : ", method anderson",
          execution_text(s.ex).c_str());
   return s.ex.use_double ? run<double>(in, s) : run<float>(in, s);
 }

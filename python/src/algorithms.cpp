@@ -46,8 +46,14 @@ void bind_algorithms(nb::module_& m) {
       [](const PyGraph& G, const std::string& dtype, double alpha, double tol, int max_iter,
          const std::optional<Array1>& personalization, bool weighted, const std::string& preset,
          const std::string& device, const std::string& mxv_kernel, bool tune,
-         const std::string& plan_cache, const nb::object& cancel) {
+         const std::string& plan_cache, const nb::object& cancel, const std::string& method) {
         PageRankOptions o;
+        if (method == "anderson") {
+          o.method = PageRankMethod::Anderson;
+        } else if (method != "power") {
+          throw InvalidArgument("unknown PageRank method '" + method +
+                                "' (use 'power' or 'anderson')");
+        }
         o.alpha = alpha;
         o.tol = tol;
         o.max_iter = max_iter;
@@ -78,7 +84,8 @@ void bind_algorithms(nb::module_& m) {
       },
       nb::arg("G"), nb::arg("dtype"), nb::arg("alpha"), nb::arg("tol"), nb::arg("max_iter"),
       nb::arg("personalization").none(), nb::arg("weighted"), nb::arg("preset"), nb::arg("device"),
-      nb::arg("mxv_kernel"), nb::arg("tune"), nb::arg("plan_cache"), nb::arg("cancel").none());
+      nb::arg("mxv_kernel"), nb::arg("tune"), nb::arg("plan_cache"), nb::arg("cancel").none(),
+      nb::arg("method") = "power");
 
   m.def(
       "_power_iteration",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PageRank against an independent dense double-precision power iteration written here, for each
-// preset's convention, on random graph families, degenerate graphs and the data folder.
+// preset's convention, on random graph families, degenerate graphs and the data folder; the
+// Anderson method against the same oracle's fixed point.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,8 @@
 
 #include "alg_test_utils.hpp"
 #include "spindle/algorithms/pagerank.hpp"
+#include "spindle/coo_builder.hpp"
+#include "spindle/loaders/generate.hpp"
 
 namespace spindle::test {
 namespace {
@@ -292,6 +295,126 @@ TEST(PageRank, WeightedMatchesOracleOnDataGraphsWithNonNegativeValues) {
     ++checked;
   }
   EXPECT_GE(checked, 5);
+}
+
+// ---- PageRankMethod::Anderson: the same fixed point in fewer products ----------------------
+
+PageRankOptions anderson_options(PageRankPreset preset, double tol) {
+  PageRankOptions o;
+  o.preset = preset;
+  o.method = PageRankMethod::Anderson;
+  o.tol = tol;
+  o.max_iter = 1000;
+  o.device = Device::Cpu;
+  return o;
+}
+
+TEST(PageRankAnderson, ReachesTheOraclesFixedPointOnRandomFamiliesAndPersonalized) {
+  for (Family f : kFamilies) {
+    for (std::int64_t n : {1, 2, 7, 64, 129, 1000}) {
+      const auto g = random_graph<std::int32_t, Pattern>(f, n, 2000 + n);
+      const Edges d = to_edges(g);
+      std::vector<double> p(static_cast<std::size_t>(n));
+      for (std::int64_t v = 0; v < n; ++v) p[static_cast<std::size_t>(v)] = 1.0 + v % 5;
+      for (const bool personalized : {false, true}) {
+        for (PageRankPreset preset : {PageRankPreset::Default, PageRankPreset::NetworkX}) {
+          SCOPED_TRACE(std::string(family_name(f)) + " n=" + std::to_string(n) + " " +
+                       to_string(preset) + (personalized ? " personalized" : ""));
+          PageRankOptions o =
+              anderson_options(preset, preset == PageRankPreset::NetworkX ? 1e-15 : 1e-13);
+          if (personalized) o.personalization = p;
+          const auto want = oracle(d, PageRankPreset::Default, o.alpha, 1e-15, 5000,
+                                   personalized ? p : std::vector<double>{});
+          const auto got = pagerank<double>(g, o);
+          ASSERT_EQ(got.ranks.size(), n);
+          EXPECT_TRUE(got.converged);
+          EXPECT_LE(l1(got.ranks, want.x), 1e-9);
+        }
+      }
+    }
+  }
+}
+
+TEST(PageRankAnderson, NeedsFewerProductsThanThePowerIterationForTheSameAccuracy) {
+  // R-MAT 14: the exact vector (oracle to 1e-15), then each method with the default tol 1e-6;
+  // both answers within 1e-5 of it, Anderson in at most 75% of the power iteration's products
+  // (9 against 12 when written; 8 against 16 on R-MAT 20).
+  BuildOptions b;
+  b.duplicates = DuplicatePolicy::Collapse;
+  b.self_loops = SelfLoopPolicy::Drop;
+  const auto g = build_graph<std::int32_t, Pattern>(generate_rmat<std::int32_t>(14, 16, 7), b);
+  const auto exact = oracle(to_edges(g), PageRankPreset::Default, 0.85, 1e-15, 5000);
+  PageRankOptions power;
+  power.device = Device::Cpu;
+  const auto pw = pagerank<double>(g, power);
+  PageRankOptions acc = power;
+  acc.method = PageRankMethod::Anderson;
+  int calls = 0;
+  acc.on_iteration = [&](int k, double) { EXPECT_EQ(k, ++calls); };
+  const auto an = pagerank<double>(g, acc);
+  ASSERT_TRUE(pw.converged);
+  ASSERT_TRUE(an.converged);
+  EXPECT_EQ(calls, an.iterations);
+  EXPECT_LE(an.residual, 1e-6);
+  EXPECT_LE(l1(pw.ranks, exact.x), 1e-5);
+  EXPECT_LE(l1(an.ranks, exact.x), 1e-5);
+  EXPECT_LE(an.iterations * 4, pw.iterations * 3)
+      << "anderson " << an.iterations << " products, power " << pw.iterations;
+  // Float: the same stop rule reaches the same vector within float's reach.
+  calls = 0;
+  const auto af = pagerank<float>(g, acc);
+  EXPECT_TRUE(af.converged);
+  EXPECT_LE(l1(af.ranks, exact.x), 1e-5);
+}
+
+TEST(PageRankAnderson, RefusesPresetsThatDefineTheirIteratesAndStopsAtTheLimit) {
+  const auto g = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 200, 5);
+  for (PageRankPreset preset : {PageRankPreset::Gap, PageRankPreset::Boost}) {
+    PageRankOptions o = anderson_options(preset, 1e-6);
+    EXPECT_THROW(pagerank<double>(g, o), InvalidArgument) << to_string(preset);
+  }
+  // A limit reached is reported, not thrown, with the ranks of the last step (a distribution).
+  PageRankOptions o = anderson_options(PageRankPreset::Default, 0.0);
+  o.max_iter = 3;
+  const auto r = pagerank<double>(g, o);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.iterations, 3);
+  double sum = 0.0;
+  for (std::int64_t v = 0; v < r.ranks.size(); ++v) sum += r.ranks[v];
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  o.max_iter = 0;
+  const auto z = pagerank<double>(g, o);
+  EXPECT_FALSE(z.converged);
+  EXPECT_EQ(z.iterations, 0);
+  EXPECT_EQ(z.ranks.size(), 200);
+  EXPECT_STREQ(to_string(PageRankMethod::Anderson), "anderson");
+  EXPECT_STREQ(to_string(PageRankMethod::Power), "power");
+}
+
+TEST(PageRankAnderson, MatchesTheOracleOnEveryDataGraph) {
+  SPINDLE_REQUIRE_DATA();
+  const auto graphs = load_data_graphs<Pattern>(nullptr);
+  ASSERT_GE(graphs.size(), 15u);
+  long anderson_products = 0, power_products = 0;
+  for (const auto& dg : graphs) {
+    SCOPED_TRACE(dg.file);
+    const auto want = oracle(to_edges(dg.graph), PageRankPreset::Default, 0.85, 1e-15, 5000);
+    EXPECT_LE(l1(pagerank<double>(dg.graph, anderson_options(PageRankPreset::Default, 1e-13)).ranks,
+                 want.x),
+              1e-9);
+    // With the default tol both methods land within 1e-5 of the fixed point; count the products.
+    PageRankOptions pw;
+    pw.device = Device::Cpu;
+    const auto a = pagerank<double>(dg.graph, anderson_options(PageRankPreset::Default, 1e-6));
+    const auto b = pagerank<double>(dg.graph, pw);
+    EXPECT_LE(l1(a.ranks, want.x), 1e-5);
+    anderson_products += a.iterations;
+    power_products += b.iterations;
+  }
+  // Over the data folder Anderson takes at most 60% of the power iteration's products (about
+  // 40% when written: as20graph 20 against 50, email-Eu-core 19 against 57).
+  EXPECT_LE(anderson_products * 10, power_products * 6)
+      << "anderson " << anderson_products << ", power " << power_products;
 }
 
 }  // namespace

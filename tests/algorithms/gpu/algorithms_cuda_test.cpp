@@ -68,6 +68,34 @@ TEST(AlgorithmsCuda, PageRankMatchesCpuOnPowerLawGraph) {
   }
 }
 
+// PageRankMethod::Anderson on CUDA (its dot products and extrapolation run as device ops): the
+// CPU's fixed point within float's reach, and no more products than the power iteration.
+TEST(AlgorithmsCuda, PageRankAndersonMatchesCpu) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto g = random_graph<std::int32_t, Pattern>(Family::PowerLaw, 20000, 5);
+  PageRankOptions o;
+  o.device = Device::Cpu;
+  const auto exact = [&] {
+    PageRankOptions t = o;
+    t.tol = 1e-13;
+    t.max_iter = 1000;
+    return pagerank<double>(g, t);
+  }();
+  o.method = PageRankMethod::Anderson;
+  o.device = Device::Cuda;
+  const auto gpu = pagerank<float>(g, o);
+  PageRankOptions power;
+  power.device = Device::Cuda;
+  const auto pw = pagerank<float>(g, power);
+  ASSERT_TRUE(gpu.converged);
+  double d = 0.0;
+  for (std::int64_t v = 0; v < gpu.ranks.size(); ++v) {
+    d += std::fabs(static_cast<double>(gpu.ranks[v]) - exact.ranks[v]);
+  }
+  EXPECT_LE(d, 1e-5);
+  EXPECT_LE(gpu.iterations, pw.iterations);
+}
+
 // Tuning mode: the tuned run matches the CPU, says what won, writes the plan cache, and a second
 // run takes the winner from the file (a valued graph: unweighted PageRank multiplies by a new
 // pattern copy per call, so nothing is left in memory).
