@@ -25,7 +25,7 @@ void mxm_builtin(DenseMatrix<typename S::value_type>& C, Accum accum, const Grap
       detail::tuned_mxm_for<S>(device == Device::Cuda, G, out.get().cols());
   const Plan plan =
       detail::plan_mxm(G.stats(), detail::mxm_info<S, I, V>(out.get().cols(), accum.enabled, desc),
-                       device, device_caps(), desc, tuned.mxm_ptr(), tuned.mxv_ptr());
+                       device, detail::caps_for(device), desc, tuned.mxm_ptr(), tuned.mxv_ptr());
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::mxm<S>(plan, out.get(), accum, A, B, desc.transpose_a, desc.transpose_b);
@@ -46,8 +46,8 @@ Plan plan_for_mxm_builtin(const Graph<I, V>& A, std::int64_t n_cols, const Descr
   const detail::MxmTuned tuned =
       detail::tuned_mxm_for<S>(device == Device::Cuda && target == nullptr, G, n_cols);
   return detail::plan_mxm(G.stats(), detail::mxm_info<S, I, V>(n_cols, false, desc), device,
-                          target != nullptr ? *target : device_caps(), desc, tuned.mxm_ptr(),
-                          tuned.mxv_ptr());
+                          target != nullptr ? *target : detail::caps_for(device), desc,
+                          tuned.mxm_ptr(), tuned.mxv_ptr());
 }
 
 #define SPINDLE_INSTANTIATE_MXM_(S, I, V)                                                          \

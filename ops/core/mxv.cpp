@@ -61,7 +61,7 @@ void mxv_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accu
   const std::optional<Plan> tuned = tuned_for<S>(device, M, mask, accum, u.is_full());
   const Plan plan = detail::plan_mxv(
       M.stats(), detail::mxv_info<S, I, V>(OpKind::Mxv, mask, accum, u.is_full(), desc), device,
-      device_caps(), desc, tuned ? &*tuned : nullptr);
+      detail::caps_for(device), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::mxv<S>(plan, out.get(), mask, accum, A, u, desc.transpose_a, desc.replace);
@@ -103,8 +103,8 @@ void vxm_builtin(Vector<typename S::value_type>& w, const Mask& mask, Accum accu
   }
   const Graph<I, V>& M = output_rows(A, desc.transpose_a, true);
   const std::optional<Plan> tuned = tuned_for<S>(device, M, mask, accum, u.is_full());
-  Plan plan =
-      detail::plan_mxv(M.stats(), info, device, device_caps(), desc, tuned ? &*tuned : nullptr);
+  Plan plan = detail::plan_mxv(M.stats(), info, device, detail::caps_for(device), desc,
+                               tuned ? &*tuned : nullptr);
   if (!push_note.empty()) plan.reason += " (" + push_note + ")";
   log_plan(plan);
   if (plan.device == Device::Cuda) {
@@ -135,7 +135,8 @@ template <class S, class I, class V>
 Plan plan_for_mxv_builtin(OpKind op, const Graph<I, V>& A, const Mask& mask, Accum accum,
                           const Descriptor& desc, const DeviceCaps* target) {
   if (target == nullptr) {
-    return plan_call<S>(op, A, mask, accum, desc, resolve_device(desc.device), device_caps(), true);
+    const Device device = resolve_device(desc.device);
+    return plan_call<S>(op, A, mask, accum, desc, device, detail::caps_for(device), true);
   }
   return plan_call<S>(
       op, A, mask, accum, desc,

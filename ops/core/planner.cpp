@@ -77,6 +77,11 @@ Device resolve_target_device(const char* what, Device requested, const DeviceCap
   return Device::Cuda;
 }
 
+const DeviceCaps& caps_for(Device device) {
+  static const DeviceCaps none{};
+  return device == Device::Cuda ? device_caps() : none;
+}
+
 Plan plan_mxm(const GraphStats& stats, const MxmInfo& info, Device device, const DeviceCaps& caps,
               const Descriptor& desc, const Plan* tuned_mxm, const Plan* tuned_mxv) {
   if (device == Device::Cuda) return plan_mxm_cuda(stats, info, caps, desc, tuned_mxm, tuned_mxv);

@@ -153,6 +153,11 @@ SddmmInfo sddmm_info(std::int64_t k, bool accum, const Descriptor& desc) {
                        index_kind_of<I>(), k, accum, desc);
 }
 
+/// The device capabilities a plan for the resolved `device` reads: this process's GPU's for CUDA,
+/// an empty set for the CPU, whose plans never read them. device_caps() creates the CUDA context
+/// on its first call, which a run on the CPU of a GPU machine must not pay for.
+const DeviceCaps& caps_for(Device device);
+
 /// Plans an mxv / vxm. `stats` are those of the graph whose rows produce the output entries
 /// (A; A^T with transpose_a; for vxm A^T, or A with transpose_a). `device` is already resolved
 /// (Cpu or Cuda). A kernel forced in desc.mxv_kernel is used when the device can run it;

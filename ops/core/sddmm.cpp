@@ -36,7 +36,7 @@ void sddmm_builtin(std::vector<typename Sr::value_type>& out, Accum accum, const
   const std::optional<Plan> tuned = tuned_sddmm<Sr>(device, S, X.cols());
   const Plan plan =
       detail::plan_sddmm(S.stats(), detail::sddmm_info<Sr, I, V>(X.cols(), accum.enabled, desc),
-                         device, device_caps(), desc, tuned ? &*tuned : nullptr);
+                         device, detail::caps_for(device), desc, tuned ? &*tuned : nullptr);
   log_plan(plan);
   if (plan.device == Device::Cuda) {
     detail::cuda::sddmm<Sr>(plan, stage.get(), accum, S, X, Y, desc.transpose_b);
@@ -55,7 +55,7 @@ Plan plan_for_sddmm_builtin(const Graph<I, V>& S, std::int64_t k, const Descript
   const std::optional<Plan> tuned =
       target == nullptr ? tuned_sddmm<Sr>(device, S, k) : std::nullopt;
   return detail::plan_sddmm(S.stats(), detail::sddmm_info<Sr, I, V>(k, false, desc), device,
-                            target != nullptr ? *target : device_caps(), desc,
+                            target != nullptr ? *target : detail::caps_for(device), desc,
                             tuned ? &*tuned : nullptr);
 }
 
