@@ -205,6 +205,10 @@ std::vector<Config> sweep(bool quick) {
   for (std::int64_t e : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, e);
   // Slot sizes of sliced_coo (a graph whose longest row exceeds one skips it: run_graph).
   for (std::int64_t e : detail::cuda::kSlicedSlots) add(MxvKernel::SlicedCoo, 0, e);
+  // column_segmented at the planner's width (0: a share of L2) and at a quarter of L2 in fp32.
+  add(MxvKernel::ColumnSegmented, 0, 0);
+  add(MxvKernel::ColumnSegmented, 0, std::max<std::int64_t>(device_caps().l2_bytes / 16, 1));
+  add(MxvKernel::ColumnSegmented, 0, 0, 1);
   // The same kernels over columns relabelled by in-degree (tile = 1, mxv_entry.cuh).
   for (int l : {8, 32}) add(MxvKernel::SubwarpPerRow, l, 0, 1);
   for (std::int64_t ch : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, ch, 1);
@@ -315,10 +319,10 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
         (smallest == 0 || c.plan.params.items_per_worker < smallest)) {
       continue;
     }
-    if (c.plan.mxv == MxvKernel::SlicedCoo) {
-      // Every slot size builds its own layout, cached on the graph it ran on for the graph's
-      // lifetime (uniform 23: 1.6-3.2 GB each). Run each on a copy of A that takes its layout
-      // (and device copy) away with it, so the sweep holds one layout at a time, not all.
+    if (c.plan.mxv == MxvKernel::SlicedCoo || c.plan.mxv == MxvKernel::ColumnSegmented) {
+      // Every slot size (range width) builds its own layout, cached on the graph it ran on for
+      // the graph's lifetime (uniform 23: 1.6-3.2 GB each). Run each on a copy of A that takes
+      // its layout (and device copy) away with it, so the sweep holds one layout at a time.
       const Graph<I, T> copy(A.rows(), A.cols(), A.row_ptr(), A.col_idx(), A.values());
       r.runs.push_back(measure_on(copy, c.label, c.kernel, c.plan));
       continue;
@@ -464,11 +468,11 @@ void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
       caps.name.c_str(), caps.sm_count, static_cast<long long>(caps.l2_bytes >> 20),
       o.use_double ? "fp64" : "fp32", o.reps);
   std::printf(
-      "%-22s %9s %10s %6s %7s | %8s %8s %8s %8s %8s %8s | %8s %8s | %-26s %8s %6s | %-22s %6s | "
-      "%6s %6s\n",
+      "%-22s %9s %10s %6s %7s | %8s %8s %8s %8s %8s %8s %8s | %8s %8s | %-26s %8s %6s | %-22s %6s "
+      "| %6s %6s\n",
       "graph", "n", "nnz", "avg", "sd/avg", "row/thr", "subwarp", "nnzsplit", "merge", "rowblock",
-      "sliced", "cus_def", "cus_alg2", "planner pick", "ms", "x cus", "tuned pick", "x cus", "GB/s",
-      "fixup");
+      "sliced", "colseg", "cus_def", "cus_alg2", "planner pick", "ms", "x cus", "tuned pick",
+      "x cus", "GB/s", "fixup");
   for (const GraphResult& r : all) {
     const double cus = best_cusparse(r);
     auto ms_of = [&](const std::string& k) {
@@ -479,14 +483,16 @@ void print_and_write(const std::vector<GraphResult>& all, const Options& o) {
     const double tr = r.tuned.ok && cus > 0 ? cus / r.tuned.ms : 0;
     const Measured* bo = best_ours(r);
     std::printf(
-        "%-22s %9lld %10lld %6.1f %7.2f | %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %8.4f %8.4f | "
+        "%-22s %9lld %10lld %6.1f %7.2f | %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %8.4f %8.4f "
+        "| "
         "%-26s "
         "%8.4f %6.2f | %-22s %6.2f | %6.0f %6.4f\n",
         r.name.c_str(), static_cast<long long>(r.stats.rows), static_cast<long long>(r.stats.nnz),
         r.stats.avg_row, r.stats.imbalance(), ms_of("row_per_thread"), ms_of("subwarp_per_row"),
         ms_of("nnz_split_segmented"), ms_of("merge_path"), ms_of("row_block"), ms_of("sliced_coo"),
-        r.cus_default.ok ? r.cus_default.ms : 0.0, r.cus_alg2.ok ? r.cus_alg2.ms : 0.0,
-        r.planner.label.c_str(), r.planner.ms, pr, r.tuned_label.c_str(), tr,
+        ms_of("column_segmented"), r.cus_default.ok ? r.cus_default.ms : 0.0,
+        r.cus_alg2.ok ? r.cus_alg2.ms : 0.0, r.planner.label.c_str(), r.planner.ms, pr,
+        r.tuned_label.c_str(), tr,
         r.planner.ok && r.planner.ms > 0 ? r.bytes / (r.planner.ms * 1e6) : 0.0, r.fixup_ms);
     (void)bo;
     for (const Measured& m : r.runs) {

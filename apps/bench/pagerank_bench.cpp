@@ -16,7 +16,13 @@
 /// 2^24 entries), where memory traffic decides, and small ones, where launch latency does.
 ///
 /// Usage: spindle_bench_pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]
-///                               [--no-check] [--breakdown] [--json FILE]
+///                               [--no-check] [--breakdown] [--methods] [--json FILE]
+///
+/// --methods times the solvers to the same answer: the exact vector is the power iteration in
+/// double on the GPU run to a change below 1e-12; then each method (power, anderson) in fp32 with
+/// tol 1e-6, 3e-7, 1e-7, 3e-8 and 1e-8 (the default preset's test, ‖x'-x‖₁ < tol, for both),
+/// graph resident, median of the runs; for each method the loosest tol whose ranks lie within
+/// L1 1e-6 of the exact vector gives its time to answer.
 ///
 /// --breakdown splits the first call's set-up on each graph (run it with --no-check, or the CPU
 /// check leaves the transpose cached on the host): the upload of A (reduce_rows over it), the
@@ -49,7 +55,7 @@ using Clock = std::chrono::steady_clock;
 
 const char* const kUsage =
     "usage: spindle bench pagerank [--graphs rmat22,uniform22,FILE] [--iters K] [--runs R]\n"
-    "                              [--no-check] [--breakdown] [--json FILE]\n"
+    "                              [--no-check] [--breakdown] [--methods] [--json FILE]\n"
     "PageRank on the GPU (pattern CSR, fp32): ms per iteration and per whole run for Spindle's\n"
     "planner pick and for the same iteration on cuSPARSE SpMV, plus the CPU backend as a check.\n"
     "Graphs: a file, or a generated graph (edge factor 16, seed 1): rmatS, uniformS, meshS,\n"
@@ -63,6 +69,7 @@ struct Options {
   int runs = 5;
   bool check = true;
   bool breakdown = false;
+  bool methods = false;
   std::string json;
 };
 
@@ -107,6 +114,8 @@ Options parse(int argc, char** argv) {
       o.runs = positive(value());
     } else if (a == "--breakdown") {
       o.breakdown = true;
+    } else if (a == "--methods") {
+      o.methods = true;
     } else if (a == "--no-check") {
       o.check = false;
     } else if (a == "--json") {
@@ -261,6 +270,80 @@ Timing time_variant(const Graph<std::int32_t, Pattern>& A, const std::string& la
   return t;
 }
 
+// --methods: time to an answer within L1 1e-6 of the exact vector, per method (see the file's
+// comment). Prints a line per (method, tol) and a summary line per method; JSON beside.
+void time_methods(const Graph<std::int32_t, Pattern>& A, const std::string& spec, const Options& o,
+                  std::ofstream& json) {
+  using ms = std::chrono::duration<double, std::milli>;
+  PageRankOptions ex;
+  ex.device = Device::Cuda;
+  ex.tol = 1e-12;
+  ex.max_iter = 1000;
+  const Clock::time_point e0 = Clock::now();
+  const PageRankResult<double> exact = pagerank<double>(A, ex);
+  const double exact_ms = ms(Clock::now() - e0).count();
+  const double* xr = static_cast<const Vector<double>&>(exact.ranks).data();
+  std::printf("%-16s exact: double power iteration, %d iterations to a change of %.1e (%.0f ms)\n",
+              spec.c_str(), exact.iterations, exact.residual, exact_ms);
+  const double kTarget = 1e-6;
+  double answer_ms[2] = {-1.0, -1.0};
+  int answer_iters[2] = {0, 0};
+  double answer_tol[2] = {0, 0};
+  if (json) {
+    json << ", \"methods\": {\"exact_iterations\": " << exact.iterations << ", \"runs\": [";
+  }
+  bool first = true;
+  for (int m = 0; m < 2; ++m) {
+    const PageRankMethod method = m == 0 ? PageRankMethod::Power : PageRankMethod::Anderson;
+    const char* name = m == 0 ? "power" : "anderson";
+    for (const double tol : {1e-6, 3e-7, 1e-7, 3e-8, 1e-8}) {
+      PageRankOptions po;
+      po.device = Device::Cuda;
+      po.method = method;
+      po.tol = tol;
+      po.max_iter = 1000;
+      (void)pagerank<float>(A, po);  // warm: transpose, plan, layouts
+      std::vector<double> runs;
+      PageRankResult<float> res;
+      for (int r = 0; r < std::max(3, o.runs); ++r) {
+        const Clock::time_point t0 = Clock::now();
+        res = pagerank<float>(A, po);
+        runs.push_back(ms(Clock::now() - t0).count());
+      }
+      const float* rk = static_cast<const Vector<float>&>(res.ranks).data();
+      double l1 = 0.0;
+      for (std::int64_t i = 0; i < A.rows(); ++i) l1 += std::fabs(double(rk[i]) - xr[i]);
+      const double t = median(runs);
+      std::printf(
+          "%-16s %-9s tol %.0e: %4d iterations, %9.3f ms (min %.3f max %.3f), L1 to exact "
+          "%.2e%s\n",
+          "", name, tol, res.iterations, t, *std::min_element(runs.begin(), runs.end()),
+          *std::max_element(runs.begin(), runs.end()), l1, l1 <= kTarget ? " *" : "");
+      if (json) {
+        json << (first ? "" : ", ") << "{\"method\": \"" << name << "\", \"tol\": " << tol
+             << ", \"iterations\": " << res.iterations << ", \"ms\": " << t
+             << ", \"l1_to_exact\": " << l1 << "}";
+      }
+      first = false;
+      if (l1 <= kTarget && answer_ms[m] < 0) {
+        answer_ms[m] = t;
+        answer_iters[m] = res.iterations;
+        answer_tol[m] = tol;
+      }
+    }
+  }
+  if (json) json << "]}";
+  if (answer_ms[0] > 0 && answer_ms[1] > 0) {
+    std::printf(
+        "%-16s time to L1 <= 1e-6 of exact: power %.3f ms (%d it, tol %.0e), anderson "
+        "%.3f ms (%d it, tol %.0e): anderson / power = %.2f\n",
+        "", answer_ms[0], answer_iters[0], answer_tol[0], answer_ms[1], answer_iters[1],
+        answer_tol[1], answer_ms[1] / answer_ms[0]);
+  } else {
+    std::printf("%-16s a method did not reach L1 <= 1e-6 of exact on the tol grid\n", "");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -304,6 +387,16 @@ int main(int argc, char** argv) {
         cpu.assign(rk, rk + r.ranks.size());
       }
       if (o.breakdown) print_breakdown(A);
+      if (o.methods) {
+        if (json) {
+          json << (first ? "" : ", ") << "{\"graph\": \"" << spec << "\", \"n\": " << A.rows()
+               << ", \"nnz\": " << A.nnz();
+        }
+        time_methods(A, spec, o, json);
+        if (json) json << "}";
+        first = false;
+        continue;
+      }
       const Timing ours =
           time_variant(A, "spindle (planner)", MxvKernel::Auto, o, o.check ? &cpu : nullptr);
       const Timing base =

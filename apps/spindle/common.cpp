@@ -351,8 +351,8 @@ Execution apply_exec_flags(const ArgParser& p, ExecFlags which) {
       std::string list;
       for (auto kk : {MxvKernel::Auto, MxvKernel::CpuRowBalanced, MxvKernel::RowPerThread,
                       MxvKernel::SubwarpPerRow, MxvKernel::NnzSplitSegmented, MxvKernel::MergePath,
-                      MxvKernel::RowBlock, MxvKernel::SlicedCoo, MxvKernel::SellP,
-                      MxvKernel::PushScatter, MxvKernel::Cusparse}) {
+                      MxvKernel::RowBlock, MxvKernel::SlicedCoo, MxvKernel::ColumnSegmented,
+                      MxvKernel::SellP, MxvKernel::PushScatter, MxvKernel::Cusparse}) {
         list += (list.empty() ? "" : "|") + std::string(to_string(kk));
       }
       p.fail("--kernel must be one of " + list + ", got '" + name + "'");

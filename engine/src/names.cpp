@@ -148,6 +148,8 @@ const char* to_string(MxvKernel k) {
       return "row_block";
     case MxvKernel::SlicedCoo:
       return "sliced_coo";
+    case MxvKernel::ColumnSegmented:
+      return "column_segmented";
     case MxvKernel::SellP:
       return "sell_p";
     case MxvKernel::PushScatter:

@@ -17,6 +17,7 @@
 #include "ops/core/plan_format.hpp"
 #include "ops/core/planner.hpp"
 #include "ops/core/vxm_push.hpp"
+#include "ops/cuda/mxv/column_segments.hpp"
 #include "ops/cuda/mxv/partition.hpp"
 #include "ops/cuda/mxv/row_block_warp_tasks.hpp"
 #include "ops/cuda/mxv/sliced_slots.hpp"
@@ -151,6 +152,19 @@ constexpr std::int64_t kDefaultRowBlockEntries = 1024;
 // 60 MB L2: plain loads 30.7 us, streaming 30.3-33.6) and R-MAT 19 (64 MB: plain loads 13%
 // slower), H200.
 constexpr double kRowBlockL2ResidentShare = 0.6;
+// column_segmented (ops/cuda/mxv/column_segmented.cuh) when u outgrows L2: each range of columns
+// holds kColumnSegmentL2Share of L2 worth of u, so that its gathers stay in L2 while the matrix
+// streams past. Prototype on an H100 (50 MB L2; fp32 pattern, ms, best cuSPARSE -> ranges):
+// uniform scale 25 (u 134 MB) 15.27 -> 2 ranges 15.08, 3 11.78, 4 8.42, 6 (22 MB) 5.07, 8 (17
+// MB) 5.19-6.70, 12 6.95, 16 9.16; scrambled mesh of 16.8 M vertices (u 67 MB) 1.62 -> 2 ranges
+// 1.07, 3 (22 MB) 0.79, 4 0.94-1.20, 6 1.46; uniform scale 22 (u 17 MB, in L2) 0.60 -> 0.59-1.27
+// (no gain). Planned when u is at least kColumnSegmentMinL2Multiple times L2, on rows no more
+// uneven than kRelabelImbalance (skewed graphs keep row_block over relabelled columns, whose hot
+// set stays in L1), and when the layout (a copy of the entries) takes at most
+// kColumnSegmentMaxMemoryShare of the device's memory.
+constexpr double kColumnSegmentL2Share = 0.45;
+constexpr double kColumnSegmentMinL2Multiple = 1.0;
+constexpr double kColumnSegmentMaxMemoryShare = 0.25;
 // sliced_coo's layout keeps row ids in 29 bits (partition.hpp, kSlicedEnd).
 constexpr std::int64_t kSlicedMaxRows = cuda::kSlicedEnd;
 
@@ -186,6 +200,7 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
     case MxvKernel::RowPerThread:
     case MxvKernel::NnzSplitSegmented:
     case MxvKernel::MergePath:
+    case MxvKernel::ColumnSegmented:
       if (!plain) {
         return std::string(to_string(k)) +
                " runs plain calls only (no mask, accumulator or absent input entries)";
@@ -215,6 +230,37 @@ std::string cuda_mxv_cannot(MxvKernel k, const MxvInfo& info) {
 bool reads_no_values(const MxvInfo& info) {
   return info.matrix_value == ValueKind::Pattern || info.semiring == SemiringKind::AnyPair ||
          info.semiring == SemiringKind::PlusPair;
+}
+
+int index_bytes(const MxvInfo& info) { return info.index == IndexKind::Int64 ? 8 : 4; }
+int semiring_value_bytes(const MxvInfo& info) { return info.value == ValueKind::Double ? 8 : 4; }
+
+// column_segmented's default range: kColumnSegmentL2Share of L2 worth of u (1 column when the
+// device's L2 is unknown: the caller's width then decides).
+std::int64_t column_segment_width(const MxvInfo& info, const DeviceCaps& caps) {
+  return std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(kColumnSegmentL2Share * static_cast<double>(caps.l2_bytes)) /
+             semiring_value_bytes(info));
+}
+
+std::int64_t column_segments_layout_bytes(const GraphStats& stats, const MxvInfo& info,
+                                          std::int64_t segments) {
+  return cuda::column_segments_bytes(stats.rows, stats.nnz, segments, index_bytes(info),
+                                     reads_no_values(info) ? 0 : semiring_value_bytes(info));
+}
+
+// True when column_segmented pays (kColumnSegmentMinL2Multiple): u outgrows L2, the rows are
+// even enough and the layout fits its share of the device's memory.
+bool column_segments_pay(const GraphStats& stats, const MxvInfo& info, const DeviceCaps& caps) {
+  if (caps.l2_bytes <= 0 || stats.imbalance() > kRelabelImbalance) return false;
+  const double u_bytes = static_cast<double>(stats.cols) * semiring_value_bytes(info);
+  if (u_bytes < kColumnSegmentMinL2Multiple * static_cast<double>(caps.l2_bytes)) return false;
+  const std::int64_t segments =
+      cuda::column_segment_count(stats.cols, column_segment_width(info, caps));
+  if (segments < 2 || segments > cuda::kMaxColumnSegments) return false;
+  return caps.global_mem_bytes <= 0 ||
+         static_cast<double>(column_segments_layout_bytes(stats, info, segments)) <=
+             kColumnSegmentMaxMemoryShare * static_cast<double>(caps.global_mem_bytes);
 }
 
 int power_of_two_lanes(int lanes) {
@@ -302,6 +348,27 @@ std::string finalize_mxv_cuda(Plan& p, const GraphStats& stats, const MxvInfo& i
       q.tile = 0;  // its layout is a copy of the entries: nothing to relabel
       break;
     }
+    case MxvKernel::ColumnSegmented: {
+      const std::int64_t width =
+          q.items_per_worker > 0 ? q.items_per_worker : column_segment_width(info, caps);
+      const std::int64_t segments = cuda::column_segment_count(stats.cols, width);
+      if (segments > cuda::kMaxColumnSegments) {
+        return "column_segmented: " + std::to_string(segments) + " ranges of " +
+               std::to_string(width) + " columns, more than its " +
+               std::to_string(cuda::kMaxColumnSegments);
+      }
+      const std::int64_t bytes = column_segments_layout_bytes(stats, info, segments);
+      if (caps.global_mem_bytes > 0 && bytes > caps.global_mem_bytes / 2) {
+        return "column_segmented: its layout of " + fmt(static_cast<double>(bytes) / 1e9) +
+               " GB (a copy of the entries) exceeds half the device's memory";
+      }
+      q.items_per_worker = width;
+      q.block_threads = 256;
+      q.lanes_per_row = 0;
+      // The ranges cut the graph's own column ids, or the relabelled ones (tile 1).
+      q.tile = q.tile == kRelabelColumns ? kRelabelColumns : 0;
+      break;
+    }
     case MxvKernel::Cusparse:
       q.block_threads = 0;
       q.lanes_per_row = 0;
@@ -375,6 +442,19 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     p.mxv = MxvKernel::SubwarpPerRow;
     p.params.lanes_per_row = lanes_for(stats);
     p.reason = "masked: a row kernel skips unselected rows; " + shape;
+  } else if (plain && column_segments_pay(stats, info, caps)) {
+    const std::int64_t width = column_segment_width(info, caps);
+    const std::int64_t segments = cuda::column_segment_count(stats.cols, width);
+    p.mxv = MxvKernel::ColumnSegmented;
+    p.params.items_per_worker = width;
+    p.reason = "u of " + fmt(static_cast<double>(stats.cols) * semiring_value_bytes(info) / 1e6) +
+               " MB outgrows L2 (" + fmt(static_cast<double>(caps.l2_bytes) / 1e6) +
+               " MB): columns in " + std::to_string(segments) + " ranges of " +
+               std::to_string(width) + " (" +
+               fmt(static_cast<double>(width) * semiring_value_bytes(info) / 1e6) +
+               " MB of u each, served from L2), one pass over the rows per range; layout " +
+               fmt(static_cast<double>(column_segments_layout_bytes(stats, info, segments)) / 1e6) +
+               " MB, built once per graph; " + shape;
   } else if (plain && imbalance <= kBalancedImbalance && stats.max_row <= kLongRow &&
              stats.avg_row < kRowPerThreadMaxAvg) {
     p.mxv = MxvKernel::RowPerThread;

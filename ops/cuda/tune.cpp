@@ -53,6 +53,9 @@ std::vector<Plan> candidates(const GraphStats& st) {
   for (std::int64_t chunk : {512, 1024, 2048}) add(MxvKernel::NnzSplitSegmented, 0, chunk, 1);
   add(MxvKernel::MergePath, 0, 6, 1);
   for (std::int64_t entries : {256, 512, 1024}) add(MxvKernel::RowBlock, 0, entries, 1);
+  // column_segmented at the planner's width (a share of L2): one range unless u outgrows it.
+  add(MxvKernel::ColumnSegmented, 0, 0);
+  add(MxvKernel::ColumnSegmented, 0, 0, 1);
   // sliced_coo's slot sizes that hold the longest row (a shorter one would time row_block),
   // on graphs small enough for its layout (a copy of the entries with their rows).
   if (st.nnz + st.empty_rows <= kSlicedTuneMaxEntries) {

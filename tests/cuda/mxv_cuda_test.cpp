@@ -55,30 +55,23 @@ KernelCase kc(MxvKernel k, std::int64_t items = 0, int lanes = 0, int tile = 0) 
 
 // The kernels, with launch parameters at the edges of their ranges.
 std::vector<KernelCase> all_kernels() {
-  return {kc(MxvKernel::RowPerThread),
-          kc(MxvKernel::SubwarpPerRow, 0, 2),
-          kc(MxvKernel::SubwarpPerRow, 0, 8),
-          kc(MxvKernel::SubwarpPerRow, 0, 32),
-          kc(MxvKernel::NnzSplitSegmented, 32),
-          kc(MxvKernel::NnzSplitSegmented, 256),
-          kc(MxvKernel::NnzSplitSegmented, 2048),
-          kc(MxvKernel::MergePath, 1),
-          kc(MxvKernel::MergePath, 7),
-          kc(MxvKernel::MergePath, 16),
-          kc(MxvKernel::RowBlock, 512),
-          kc(MxvKernel::RowBlock, 1024),
-          kc(MxvKernel::SubwarpPerRow, 0, 8, 1),
-          kc(MxvKernel::NnzSplitSegmented, 256, 0, 1),
-          kc(MxvKernel::MergePath, 5, 0, 1),
-          kc(MxvKernel::NnzSplitSegmented, 64, 0, 1),
-          kc(MxvKernel::RowBlock, 512, 0, 1),
-          kc(MxvKernel::RowBlock, 1024, 0, 1),
-          kc(MxvKernel::RowBlock, 256),
-          kc(MxvKernel::RowBlock, 256, 0, 1),
-          kc(MxvKernel::SlicedCoo),
-          kc(MxvKernel::SlicedCoo, 128),
-          kc(MxvKernel::SlicedCoo, 512),
-          kc(MxvKernel::SlicedCoo, 2048)};
+  return {kc(MxvKernel::RowPerThread), kc(MxvKernel::SubwarpPerRow, 0, 2),
+          kc(MxvKernel::SubwarpPerRow, 0, 8), kc(MxvKernel::SubwarpPerRow, 0, 32),
+          kc(MxvKernel::NnzSplitSegmented, 32), kc(MxvKernel::NnzSplitSegmented, 256),
+          kc(MxvKernel::NnzSplitSegmented, 2048), kc(MxvKernel::MergePath, 1),
+          kc(MxvKernel::MergePath, 7), kc(MxvKernel::MergePath, 16), kc(MxvKernel::RowBlock, 512),
+          kc(MxvKernel::RowBlock, 1024), kc(MxvKernel::SubwarpPerRow, 0, 8, 1),
+          kc(MxvKernel::NnzSplitSegmented, 256, 0, 1), kc(MxvKernel::MergePath, 5, 0, 1),
+          kc(MxvKernel::NnzSplitSegmented, 64, 0, 1), kc(MxvKernel::RowBlock, 512, 0, 1),
+          kc(MxvKernel::RowBlock, 1024, 0, 1), kc(MxvKernel::RowBlock, 256),
+          kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::SlicedCoo),
+          kc(MxvKernel::SlicedCoo, 128), kc(MxvKernel::SlicedCoo, 512),
+          kc(MxvKernel::SlicedCoo, 2048),
+          // Ranges of 40 columns (up to 1751 passes on these graphs: the limit is 4096), 500,
+          // and one range wider than the graph.
+          kc(MxvKernel::ColumnSegmented, 40), kc(MxvKernel::ColumnSegmented, 500),
+          kc(MxvKernel::ColumnSegmented, 500, 0, 1),
+          kc(MxvKernel::ColumnSegmented, std::int64_t{1} << 30)};
 }
 
 // One representative per kernel (for the wide semiring x type sweep).
@@ -89,7 +82,8 @@ std::vector<KernelCase> one_per_kernel() {
           kc(MxvKernel::MergePath, 5),
           kc(MxvKernel::RowBlock, 512),
           kc(MxvKernel::RowBlock, 256),
-          kc(MxvKernel::SlicedCoo)};
+          kc(MxvKernel::SlicedCoo),
+          kc(MxvKernel::ColumnSegmented, 64)};
 }
 
 // one_per_kernel() and each of them over relabelled columns: on the general path (masks,
@@ -821,6 +815,35 @@ TEST(MxvCuda, LoadBalancedKernelsAreBitIdenticalRunToRun) {
   for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256, 0, 1), kc(MxvKernel::RowBlock, 256)}) {
     ASSERT_TRUE(same_bits_run_to_run(B, ub, k, 3));
   }
+}
+
+// column_segmented (ops/cuda/mxv/column_segmented.cuh) past the small graphs of all_kernels():
+// ranges of 40000 columns (4 passes), 149999 (2, the second one column wide), one range, and
+// relabelled ids in ranges of 30000; then the layout's run-to-run bits, and double values over
+// int64 indices. (A width past kMaxColumnSegments ranges is the planner's refusal:
+// tests/ops/planner_cuda_test.cpp.)
+TEST(MxvCuda, ColumnSegmentedMatchesCpuOverSeveralRangesAndIsBitIdentical) {
+  SPINDLE_REQUIRE_CUDA();
+  const auto A = make_graph<std::int32_t, float>(Family::Uniform, 200003, 150001, 75);
+  const auto u = random_vector<float>(150001, 0.0, 76);
+  const auto B = make_graph<std::int64_t, double>(Family::LongRows, 40009, 50021, 77);
+  const auto ub = random_vector<double>(50021, 0.0, 78);
+  for (const KernelCase& k :
+       {kc(MxvKernel::ColumnSegmented, 40000), kc(MxvKernel::ColumnSegmented, 149999),
+        kc(MxvKernel::ColumnSegmented), kc(MxvKernel::ColumnSegmented, 30000, 0, 1)}) {
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(200003, 0.f))));
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, Vector<float>(200003, 0.f))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(B, k, ub, Vector<double>(40009, 0.0))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::max_times<double>>(B, k, ub, Vector<double>(40009, 0.0))));
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_pair<double>>(B, k, ub, Vector<double>(40009, 0.0))));
+  }
+  ASSERT_TRUE(same_bits_run_to_run(A, u, kc(MxvKernel::ColumnSegmented, 40000), 3));
+  ASSERT_TRUE(same_bits_run_to_run(B, ub, kc(MxvKernel::ColumnSegmented, 9000), 3));
+  ASSERT_TRUE(same_bits_run_to_run(A, u, kc(MxvKernel::ColumnSegmented, 40000, 0, 1), 3));
 }
 
 TEST(MxvCuda, PublicEntryWithForcedKernelsAndDegenerateShapesMatchesCpu) {

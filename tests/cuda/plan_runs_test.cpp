@@ -64,7 +64,8 @@ TEST(PlanRuns, EveryMxvKernelFamilyRunsAsPlanned) {
   const Vector<float> u_even = cuda_test::random_vector<float>(even.cols(), 0.0, 2);
   for (MxvKernel k : {MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow,
                       MxvKernel::NnzSplitSegmented, MxvKernel::MergePath, MxvKernel::RowBlock,
-                      MxvKernel::SlicedCoo, MxvKernel::Cusparse, MxvKernel::Generic}) {
+                      MxvKernel::SlicedCoo, MxvKernel::ColumnSegmented, MxvKernel::Cusparse,
+                      MxvKernel::Generic}) {
     for (const auto* g : {&small, &even}) {
       SCOPED_TRACE(std::string(to_string(k)) + " on " + std::to_string(g->nnz()) + " entries");
       const Vector<float>& u = g == &small ? u_small : u_even;

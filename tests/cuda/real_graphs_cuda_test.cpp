@@ -3,6 +3,8 @@
 // (plus_times, min_plus and any_pair; int32 and int64; weighted and pattern).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -76,6 +78,34 @@ void check_graph(const Graph<I, V>& A, const std::string& name) {
       EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
           << name << " row_block/" << entries << (tile ? "+relabel" : "") << " semiring "
           << to_string(S::kind);
+    }
+  }
+  // column_segmented over about 5 ranges of columns and over one (the planner's width for these
+  // graphs, a slice of L2, is wider than any of them), over the graph's own and relabelled ids.
+  for (const std::int64_t width : {std::max<std::int64_t>(A.cols() / 5, 1), std::int64_t{0}}) {
+    for (const int tile : {0, 1}) {
+      Plan p;
+      p.op = OpKind::Mxv;
+      p.device = Device::Cuda;
+      p.mxv = MxvKernel::ColumnSegmented;
+      p.params.items_per_worker = width;
+      p.params.tile = tile;
+      p.forced = true;
+      const std::string why =
+          detail::finalize_mxv_cuda(p, A.stats(),
+                                    detail::plain_mxv_info(S::kind, value_kind_of<T>(),
+                                                           value_kind_of<V>(), index_kind_of<I>()),
+                                    device_caps());
+      ASSERT_TRUE(why.empty() || !detail::cuda_precompiled(OpKind::Mxv, S::kind)) << why;
+      if (!why.empty()) continue;
+      Vector<T> got(A.rows(), T(-3));
+      {
+        cuda_test::PoisonOutputs poison;
+        detail::cuda::mxv<S>(p, got, Mask{}, Accum::none(), A, u, false, false);
+      }
+      EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
+          << name << " column_segmented/" << p.params.items_per_worker << (tile ? "+relabel" : "")
+          << " semiring " << to_string(S::kind);
     }
   }
 }

@@ -97,6 +97,61 @@ TEST(PlannerCuda, SendsLargeEvenGraphsToRowBlockWithoutRelabelling) {
   EXPECT_EQ(p.params.tile, 0) << p.describe();
 }
 
+// u past L2 on even rows: column_segmented, its ranges a share of L2 (reference caps: an H100's
+// 50 MB). uniform 25 (u 134 MB) and a scrambled 2D mesh of 16.8 M vertices (u 67 MB) take it;
+// uniform 22 (u 17 MB) does not, nor skewed rows (R-MAT 25 keeps row_block over relabelled
+// columns), masked calls, or a layout past its share of the device's memory.
+TEST(PlannerCuda, SendsEvenGraphsWhoseInputOutgrowsL2ToColumnSegmented) {
+  const DeviceCaps caps = reference_hopper_caps();
+  const Plan u25 = plan(stats(33554432, 536870912, 4.0, 40, 0));
+  ASSERT_EQ(u25.mxv, MxvKernel::ColumnSegmented) << u25.describe();
+  const std::int64_t width = u25.params.items_per_worker;
+  EXPECT_GT(width * 4, caps.l2_bytes / 4) << u25.describe();  // each slice: a share of L2
+  EXPECT_LT(width * 4, caps.l2_bytes / 2) << u25.describe();
+  EXPECT_GE((33554432 + width - 1) / width, 4) << u25.describe();
+  EXPECT_NE(u25.reason.find("outgrows L2"), std::string::npos) << u25.reason;
+  // Double values: half the columns per range.
+  detail::MxvInfo wide;
+  wide.value = ValueKind::Double;
+  const Plan u25d = plan(stats(33554432, 536870912, 4.0, 40, 0), wide);
+  ASSERT_EQ(u25d.mxv, MxvKernel::ColumnSegmented) << u25d.describe();
+  EXPECT_EQ(u25d.params.items_per_worker, width / 2) << u25d.describe();
+  const Plan mesh = plan(stats(16777216, 67092480, 0.1, 4, 0));
+  EXPECT_EQ(mesh.mxv, MxvKernel::ColumnSegmented) << mesh.describe();
+  EXPECT_NE(plan(kUniform22).mxv, MxvKernel::ColumnSegmented) << plan(kUniform22).describe();
+  const Plan r25 = plan(stats(33554432, 529000000, 400.0, 400000, 15000000));
+  EXPECT_EQ(r25.mxv, MxvKernel::RowBlock) << r25.describe();
+  detail::MxvInfo masked;
+  masked.masked = true;
+  EXPECT_NE(plan(stats(33554432, 536870912, 4.0, 40, 0), masked).mxv, MxvKernel::ColumnSegmented);
+  detail::MxvInfo acc;
+  acc.accum = true;
+  EXPECT_NE(plan(stats(33554432, 536870912, 4.0, 40, 0), acc).mxv, MxvKernel::ColumnSegmented);
+  // 8 G entries: a layout of 32 GB and more, past a quarter of 80 GB.
+  EXPECT_NE(plan(stats(std::int64_t{1} << 29, std::int64_t{1} << 33, 4.0, 40, 0)).mxv,
+            MxvKernel::ColumnSegmented);
+  // Forced: any width up to kMaxColumnSegments ranges; more are refused with the count.
+  Descriptor d;
+  d.mxv_kernel = MxvKernel::ColumnSegmented;
+  const Plan forced = plan(kUniform22, {}, d);
+  EXPECT_EQ(forced.mxv, MxvKernel::ColumnSegmented) << forced.describe();
+  EXPECT_TRUE(forced.forced);
+  Plan narrow;
+  narrow.device = Device::Cuda;
+  narrow.mxv = MxvKernel::ColumnSegmented;
+  narrow.params.items_per_worker = 100;  // 41944 ranges
+  const std::string why = detail::finalize_mxv_cuda(narrow, kUniform22, detail::MxvInfo{}, caps);
+  EXPECT_NE(why.find("41944 ranges"), std::string::npos) << why;
+  narrow.params.items_per_worker = 4096;  // 1024 ranges
+  EXPECT_EQ(detail::finalize_mxv_cuda(narrow, kUniform22, detail::MxvInfo{}, caps), "");
+  EXPECT_EQ(narrow.params.items_per_worker, 4096);
+  EXPECT_EQ(narrow.params.tile, 0);
+  // The general path refuses it (the plan falls back and says why).
+  const Plan fell = plan(kUniform22, masked, d);
+  EXPECT_NE(fell.mxv, MxvKernel::ColumnSegmented) << fell.describe();
+  EXPECT_NE(fell.reason.find("plain calls only"), std::string::npos) << fell.reason;
+}
+
 TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
   // Plain calls on small graphs whose rows fit a slot: sliced_coo, with the smallest slot that
   // holds the longest row (warp slots of 128, block slots of 512 or 2048).

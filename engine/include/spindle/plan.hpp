@@ -41,6 +41,9 @@ enum class MxvKernel : std::uint8_t {
                       ///< (CSR-Stream of CSR-Adaptive; long rows split, fixed-order fix-up)
   SlicedCoo,          ///< small graphs: whole rows in slots at fixed offsets, entries stored with
                       ///< their rows (sliced COO), segmented scan; one level of loads fewer
+  ColumnSegmented,    ///< graphs whose u outgrows L2: the columns cut into ranges whose slice of u
+                      ///< fits L2, one pass over the rows per range (CSR segmenting: Zhang et
+                      ///< al., Making Caches Work for Graph Analytics); plain calls only
   SellP,              ///< sliced ELL (Load-balancing SpMV Kernels on GPUs, Anzt et al., §3.5):
                       ///< not implemented; forcing it falls back, logged
   PushScatter,        ///< vxm as a push over the rows of A, no transpose: the input's present

@@ -57,6 +57,10 @@
                                                        const SlicedCoo<I, VV>&, std::int64_t,    \
                                                        cudaStream_t);
 
+#define SPINDLE_MXV_FAMILY_COLUMN_SEGMENTED(P, S, T, I, VV)                                       \
+  P template void launch_column_segmented<S, T, I, VV>(const MxvArgs<T, I, VV>&,                  \
+                                                       const ColumnSegments<I, VV>&, cudaStream_t);
+
 /// Every family, as the entries declare them.
 #define SPINDLE_MXV_FAMILIES(P, S, T, I, VV)   \
   SPINDLE_MXV_FAMILY_ROW_PER_THREAD(P, S, T, I, VV) \
@@ -65,5 +69,6 @@
   SPINDLE_MXV_FAMILY_MERGE_PATH(P, S, T, I, VV)     \
   SPINDLE_MXV_FAMILY_ROW_BLOCK(P, S, T, I, VV)      \
   SPINDLE_MXV_FAMILY_ROW_BLOCK_WARP(P, S, T, I, VV) \
-  SPINDLE_MXV_FAMILY_SLICED_COO(P, S, T, I, VV)
+  SPINDLE_MXV_FAMILY_SLICED_COO(P, S, T, I, VV)     \
+  SPINDLE_MXV_FAMILY_COLUMN_SEGMENTED(P, S, T, I, VV)
 // clang-format on

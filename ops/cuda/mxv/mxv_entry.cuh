@@ -22,6 +22,7 @@
 #include "ops/cuda/common/output_rule.hpp"
 #include "ops/cuda/cusparse/spmv.hpp"
 #include "ops/cuda/generic/generic_entry.hpp"
+#include "ops/cuda/mxv/column_segmented.cuh"
 #include "ops/cuda/mxv/families.hpp"
 #include "ops/cuda/mxv/merge_path.cuh"
 #include "ops/cuda/mxv/nnz_split_segmented.cuh"
@@ -164,6 +165,17 @@ void launch_mxv_kernel(const Plan& plan, const G& M, const MxvArgs<T, I, VV>& a,
                                     stream);
       break;
     }
+    case MxvKernel::ColumnSegmented:
+      if constexpr (!kGeneral) {
+        // Ranges of p.items_per_worker columns (the planner sized them from the device's L2);
+        // the passes write y's values, its presence is the graph's cached one.
+        const ColumnSegments<I, VV> L =
+            column_segments_layout<T>(M, a.A, p.items_per_worker, p.tile == kRelabelColumns);
+        copy_row_presence(M, a.out.present, stream);
+        launch_column_segmented<S>(a, L, stream);
+        break;
+      }
+      throw_incomplete_mxv_plan(plan);
     case MxvKernel::SlicedCoo: {
       bool fits = false;
       const SlicedCoo<I, VV> L = sliced_coo_layout<T, VV>(M, p.items_per_worker, fits);
