@@ -62,10 +62,10 @@ TEST(PlanRuns, EveryMxvKernelFamilyRunsAsPlanned) {
   const auto even = cuda_test::make_graph<std::int32_t, float>(Family::Uniform, 9000, 9000, 8);
   const Vector<float> u_small = cuda_test::random_vector<float>(small.cols(), 0.0, 1);
   const Vector<float> u_even = cuda_test::random_vector<float>(even.cols(), 0.0, 2);
-  for (MxvKernel k : {MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow,
-                      MxvKernel::NnzSplitSegmented, MxvKernel::MergePath, MxvKernel::RowBlock,
-                      MxvKernel::SlicedCoo, MxvKernel::ColumnSegmented, MxvKernel::Cusparse,
-                      MxvKernel::Generic}) {
+  for (MxvKernel k :
+       {MxvKernel::RowPerThread, MxvKernel::SubwarpPerRow, MxvKernel::NnzSplitSegmented,
+        MxvKernel::MergePath, MxvKernel::RowBlock, MxvKernel::SlicedCoo, MxvKernel::ColumnSegmented,
+        MxvKernel::Cusparse, MxvKernel::Generic}) {
     for (const auto* g : {&small, &even}) {
       SCOPED_TRACE(std::string(to_string(k)) + " on " + std::to_string(g->nnz()) + " entries");
       const Vector<float>& u = g == &small ? u_small : u_even;
