@@ -24,6 +24,39 @@ const char* const kGraphs[] = {"1138_bus.mtx",  "bcsstk13.mtx",      "cryg2500.m
                                "karate.mtx",    "chesapeake.mtx",    "cugraph_dolphins.mtx",
                                "as20graph.txt", "email-Eu-core.csv", "C-elegans-frontal.txt"};
 
+// A forced plan of kernel k with the given items per worker and tile, finalized for S's plain
+// call over A. Returns finalize's refusal, empty when the plan can run.
+template <class S, class I, class V>
+std::string finalize_forced(Plan& p, MxvKernel k, std::int64_t items, int tile,
+                            const Graph<I, V>& A) {
+  using T = typename S::value_type;
+  p = Plan{};
+  p.op = OpKind::Mxv;
+  p.device = Device::Cuda;
+  p.mxv = k;
+  p.params.items_per_worker = items;
+  p.params.tile = tile;
+  p.forced = true;
+  return detail::finalize_mxv_cuda(
+      p, A.stats(),
+      detail::plain_mxv_info(S::kind, value_kind_of<T>(), value_kind_of<V>(), index_kind_of<I>()),
+      device_caps());
+}
+
+// Runs plan p on poisoned outputs and compares with the CPU's answer.
+template <class S, class I, class V, class T>
+void expect_plan_matches(const Plan& p, const Graph<I, V>& A, const Vector<T>& u,
+                         const Vector<T>& want, const std::vector<double>& scale,
+                         const std::string& label) {
+  Vector<T> got(A.rows(), T(-3));
+  {
+    cuda_test::PoisonOutputs poison;
+    detail::cuda::mxv<S>(p, got, Mask{}, Accum::none(), A, u, false, false);
+  }
+  EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
+      << label << " semiring " << to_string(S::kind);
+}
+
 template <class S, class I, class V>
 void check_graph(const Graph<I, V>& A, const std::string& name) {
   using T = typename S::value_type;
@@ -54,30 +87,15 @@ void check_graph(const Graph<I, V>& A, const std::string& name) {
   for (const std::int64_t entries : {1024, 256}) {
     for (const int tile : {0, 1}) {
       Plan p;
-      p.op = OpKind::Mxv;
-      p.device = Device::Cuda;
-      p.mxv = MxvKernel::RowBlock;
-      p.params.items_per_worker = entries;
-      p.params.tile = tile;
-      p.forced = true;
-      const std::string why =
-          detail::finalize_mxv_cuda(p, A.stats(),
-                                    detail::plain_mxv_info(S::kind, value_kind_of<T>(),
-                                                           value_kind_of<V>(), index_kind_of<I>()),
-                                    device_caps());
+      const std::string why = finalize_forced<S>(p, MxvKernel::RowBlock, entries, tile, A);
       if (!why.empty()) {
         // Only a semiring without specialized kernels in this build is refused row_block.
         EXPECT_FALSE(detail::cuda_precompiled(OpKind::Mxv, S::kind)) << why;
         p = detail::plan_generic_mxv(A.stats(), detail::MxvInfo{}, "generic");
       }
-      Vector<T> got(A.rows(), T(-3));
-      {
-        cuda_test::PoisonOutputs poison;
-        detail::cuda::mxv<S>(p, got, Mask{}, Accum::none(), A, u, false, false);
-      }
-      EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
-          << name << " row_block/" << entries << (tile ? "+relabel" : "") << " semiring "
-          << to_string(S::kind);
+      expect_plan_matches<S>(
+          p, A, u, want, scale,
+          name + " row_block/" + std::to_string(entries) + (tile ? "+relabel" : ""));
     }
   }
   // column_segmented over about 5 ranges of columns and over one (the planner's width for these
@@ -85,27 +103,13 @@ void check_graph(const Graph<I, V>& A, const std::string& name) {
   for (const std::int64_t width : {std::max<std::int64_t>(A.cols() / 5, 1), std::int64_t{0}}) {
     for (const int tile : {0, 1}) {
       Plan p;
-      p.op = OpKind::Mxv;
-      p.device = Device::Cuda;
-      p.mxv = MxvKernel::ColumnSegmented;
-      p.params.items_per_worker = width;
-      p.params.tile = tile;
-      p.forced = true;
-      const std::string why =
-          detail::finalize_mxv_cuda(p, A.stats(),
-                                    detail::plain_mxv_info(S::kind, value_kind_of<T>(),
-                                                           value_kind_of<V>(), index_kind_of<I>()),
-                                    device_caps());
+      const std::string why = finalize_forced<S>(p, MxvKernel::ColumnSegmented, width, tile, A);
       ASSERT_TRUE(why.empty() || !detail::cuda_precompiled(OpKind::Mxv, S::kind)) << why;
       if (!why.empty()) continue;
-      Vector<T> got(A.rows(), T(-3));
-      {
-        cuda_test::PoisonOutputs poison;
-        detail::cuda::mxv<S>(p, got, Mask{}, Accum::none(), A, u, false, false);
-      }
-      EXPECT_TRUE(cuda_test::same_result(got, want, cuda_test::exact_semiring(S::kind), &scale))
-          << name << " column_segmented/" << p.params.items_per_worker << (tile ? "+relabel" : "")
-          << " semiring " << to_string(S::kind);
+      expect_plan_matches<S>(p, A, u, want, scale,
+                             name + " column_segmented/" +
+                                 std::to_string(p.params.items_per_worker) +
+                                 (tile ? "+relabel" : ""));
     }
   }
 }
