@@ -59,6 +59,7 @@ struct Options {
   std::string plan_cache;
   bool quick = false;
   bool extra = true;
+  std::vector<double> colseg_shares;  // --colseg-shares: only column_segmented at these L2 shares
 };
 
 struct Config {
@@ -90,7 +91,9 @@ void usage(std::FILE* out = stderr) {
                "usage: spindle bench mxv [--rmat LO-HI|none] [--uniform LO-HI|none] "
                "[--graphs NAME,...] [--edge-factor N] [--data DIR|--no-data] [--reps N] [--double] "
                "[--json FILE] "
-               "[--plan-cache FILE] [--quick] [--no-extra]\n");
+               "[--plan-cache FILE] [--quick] [--no-extra] [--colseg-shares S,...]\n"
+               "--colseg-shares 0.25,0.45: time only column_segmented, its ranges' slice of u\n"
+               "each share of L2 (u's own value bytes), beside the planner's pick and cuSPARSE\n");
 }
 
 bool parse_range(const std::string& s, int& lo, int& hi) {
@@ -156,6 +159,25 @@ Options parse(int argc, char** argv) {
       o.quick = true;
     } else if (a == "--no-extra") {
       o.extra = false;
+    } else if (a == "--colseg-shares") {
+      const std::string list = next();
+      std::size_t b = 0;
+      while (b < list.size()) {
+        const std::size_t e = std::min(list.find(',', b), list.size());
+        double share = 0;
+        try {
+          share = std::stod(list.substr(b, e - b));
+        } catch (...) {
+          share = 0;
+        }
+        if (!(share > 0 && share <= 4)) {
+          std::fprintf(stderr, "--colseg-shares: '%s' is not a share of L2 in (0, 4]\n",
+                       list.substr(b, e - b).c_str());
+          std::exit(2);
+        }
+        o.colseg_shares.push_back(share);
+        b = e + 1;
+      }
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       std::exit(0);
@@ -176,7 +198,7 @@ std::string label_of(const Plan& p) {
   return l;
 }
 
-std::vector<Config> sweep(bool quick) {
+std::vector<Config> sweep(bool quick, const std::vector<double>& colseg_shares, int value_bytes) {
   std::vector<Config> c;
   auto add = [&](MxvKernel k, int lanes, std::int64_t items, int relabel = 0) {
     Config x;
@@ -191,6 +213,16 @@ std::vector<Config> sweep(bool quick) {
     x.label = label_of(x.plan);
     c.push_back(x);
   };
+  if (!colseg_shares.empty()) {
+    for (const double share : colseg_shares) {
+      add(MxvKernel::ColumnSegmented, 0,
+          std::max<std::int64_t>(
+              static_cast<std::int64_t>(share * static_cast<double>(device_caps().l2_bytes) /
+                                        value_bytes),
+              1));
+    }
+    return c;
+  }
   add(MxvKernel::RowPerThread, 0, 0);
   for (int l : quick ? std::vector<int>{4, 16} : std::vector<int>{2, 4, 8, 16, 32}) {
     add(MxvKernel::SubwarpPerRow, l, 0);
@@ -312,7 +344,7 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
     return measure_on(A, label, kernel, p);
   };
 
-  for (const Config& c : sweep(o.quick)) {
+  for (const Config& c : sweep(o.quick, o.colseg_shares, static_cast<int>(sizeof(T)))) {
     // sliced_coo with a slot shorter than the longest row would time its row_block fallback.
     const std::int64_t smallest = detail::cuda::sliced_slot_for(r.stats.max_row);
     if (c.plan.mxv == MxvKernel::SlicedCoo &&
@@ -334,7 +366,7 @@ GraphResult run_graph(const std::string& name, const std::string& family, const 
   {
     const Measured* best = nullptr;
     Plan bp;
-    for (const Config& c : sweep(o.quick)) {
+    for (const Config& c : sweep(o.quick, o.colseg_shares, static_cast<int>(sizeof(T)))) {
       for (const Measured& me : r.runs) {
         if (me.label == c.label && me.ok && c.plan.mxv == MxvKernel::NnzSplitSegmented &&
             (!best || me.ms < best->ms)) {
