@@ -131,8 +131,10 @@ constexpr double kMergeMaxAvgRow = 1.0;
 // the best K elsewhere.
 constexpr int kMergeItems = 6;
 // Even rows this short run one thread per row: uniform scale 22, edge factor 2 (avg 2.0) ran
-// 0.078 ms on row_per_thread, as fast as subwarp/2 and 23% ahead of nnz_split / merge_path.
-constexpr double kRowPerThreadMaxAvg = 3.0;
+// 0.078 ms on row_per_thread, as fast as subwarp/2 and 23% ahead of nnz_split / merge_path
+// (H200). 2D meshes of 4.19 M vertices (avg 4.0; `bench mxv --graphs mesh22,mesh22-r`, H100,
+// fp32): row_per_thread 1.26x / 1.06x the best cuSPARSE where row_block/1024 ran 0.90x / 1.02x.
+constexpr double kRowPerThreadMaxAvg = 5.0;
 constexpr int kDefaultBlockThreads = 256;
 // LaunchParams::tile value that relabels columns for the mxv kernels (ops/cuda/mxv/mxv_entry.cuh).
 constexpr int kRelabelColumns = 1;

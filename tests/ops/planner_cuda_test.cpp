@@ -209,7 +209,8 @@ TEST(PlannerCuda, SendsSmallGraphsToASingleLaunchKernel) {
 
 TEST(PlannerCuda, LanesGrowWithTheAverageRowLength) {
   int last = 0;
-  for (double avg : {3.0, 6.0, 12.0, 24.0, 48.0, 100.0}) {
+  // From kRowPerThreadMaxAvg (5) up: shorter even rows run one thread per row.
+  for (double avg : {5.0, 6.0, 12.0, 24.0, 48.0, 100.0}) {
     const auto n = std::int64_t{100000};
     const Plan p = plan(stats(n, static_cast<std::int64_t>(avg * n), 0.1 * avg,
                               static_cast<std::int64_t>(avg * 1.5) + 1, 0));
@@ -265,6 +266,11 @@ TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThre
   EXPECT_EQ(rows.mxv, MxvKernel::MergePath) << rows.describe();
   const Plan even = plan(stats(4194304, 8388606, 1.4, 14, 560000));  // uniform, edge factor 2
   EXPECT_EQ(even.mxv, MxvKernel::RowPerThread) << even.describe();
+  // A 2D mesh of 4.19 M vertices (avg 4.0; its u fits L2): one thread per row too; uniform 22
+  // (avg 16) keeps row_block.
+  const Plan mesh = plan(stats(4194304, 16769024, 0.1, 4, 0));
+  EXPECT_EQ(mesh.mxv, MxvKernel::RowPerThread) << mesh.describe();
+  EXPECT_EQ(plan(kUniform22).mxv, MxvKernel::RowBlock) << plan(kUniform22).describe();
 }
 
 TEST(PlannerCuda, ForcedKernelRunsAndAnImpossibleForceFallsBackWithAReason) {
