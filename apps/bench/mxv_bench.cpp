@@ -23,6 +23,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/src/cuda/device_buffer.hpp"
@@ -112,6 +113,20 @@ bool parse_range(const std::string& s, int& lo, int& hi) {
   return lo <= hi + 1;
 }
 
+// The non-empty parts of a comma-separated list.
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> parts;
+  std::size_t b = 0;
+  while (b <= list.size()) {
+    const std::size_t e = list.find(',', b);
+    const std::string part = list.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    if (!part.empty()) parts.push_back(part);
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  return parts;
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   if (const char* d = std::getenv("SPINDLE_DATA_DIR")) o.data_dir = d;
@@ -132,15 +147,7 @@ Options parse(int argc, char** argv) {
     } else if (a == "--uniform") {
       if (!parse_range(next(), o.uni_lo, o.uni_hi)) std::exit((usage(), 2));
     } else if (a == "--graphs") {
-      const std::string list = next();
-      std::size_t b = 0;
-      while (b <= list.size()) {
-        const std::size_t e = list.find(',', b);
-        const std::string part = list.substr(b, e == std::string::npos ? std::string::npos : e - b);
-        if (!part.empty()) o.named.push_back(part);
-        if (e == std::string::npos) break;
-        b = e + 1;
-      }
+      for (std::string& g : split_commas(next())) o.named.push_back(std::move(g));
     } else if (a == "--edge-factor") {
       o.edge_factor = std::stoll(next());
     } else if (a == "--data") {
@@ -160,23 +167,19 @@ Options parse(int argc, char** argv) {
     } else if (a == "--no-extra") {
       o.extra = false;
     } else if (a == "--colseg-shares") {
-      const std::string list = next();
-      std::size_t b = 0;
-      while (b < list.size()) {
-        const std::size_t e = std::min(list.find(',', b), list.size());
+      for (const std::string& part : split_commas(next())) {
         double share = 0;
         try {
-          share = std::stod(list.substr(b, e - b));
+          share = std::stod(part);
         } catch (...) {
           share = 0;
         }
         if (!(share > 0 && share <= 4)) {
           std::fprintf(stderr, "--colseg-shares: '%s' is not a share of L2 in (0, 4]\n",
-                       list.substr(b, e - b).c_str());
+                       part.c_str());
           std::exit(2);
         }
         o.colseg_shares.push_back(share);
-        b = e + 1;
       }
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
