@@ -56,8 +56,12 @@ def main():
         with open(path) as f:
             kind, device, pts = points(json.load(f))
         panels.setdefault(kind + " on " + device, []).extend(pts)
-    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
-    for ax, (title, panel) in zip(axes[0], sorted(panels.items())):
+    cols = min(2, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(7 * cols, 5 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (title, panel) in zip(axes.flat, sorted(panels.items())):
         for fam in sorted({p[0] for p in panel}):
             pts = sorted((p[1], p[2]) for p in panel if p[0] == fam)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=fam)
