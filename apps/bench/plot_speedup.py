@@ -5,10 +5,10 @@
     python3 plot_speedup.py --out speedup.png pagerank.json [mxv.json ...]
 
 One panel per benchmark kind and GPU found among the files (ratios of different GPUs never share
-a panel): PageRank per iteration (cuSPARSE ms / Spindle
-ms) and mxv (best cuSPARSE algorithm / the planner's pick), against log2 of the vertex (row)
-count, one line per graph family (rmat, uniform, mesh, mesh-r, plaw-gX, bip...). Dashed lines at
-1.0x and at the 1.5x bar. Needs matplotlib (the GPU machine has it).
+a panel): PageRank per iteration (cuSPARSE ms / Spindle ms) and mxv (best cuSPARSE algorithm /
+the planner's pick), against log2 of the vertex (row) count, one line per graph family (rmat,
+uniform, mesh, mesh-r, plaw-gX, bip...). Dashed lines at 1.0x and at the 1.5x bar. Needs
+matplotlib.
 """
 import argparse
 import json
