@@ -79,11 +79,11 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "spindle/algorithms/betweenness.hpp"
 #include "spindle/algorithms/components.hpp"
 #include "spindle/algorithms/hits.hpp"
@@ -144,15 +144,6 @@ struct Options {
   std::exit(2);
 }
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');) {
-    if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   std::string device = cuda_available() ? "cuda" : "cpu";
@@ -191,9 +182,9 @@ Options parse(int argc, char** argv) {
     } else if (a == "--runs") {
       o.runs = static_cast<int>(integer(1));
     } else if (a == "--algorithms") {
-      only = split(value());
+      only = spindle_bench::split_commas(value());
     } else if (a == "--skip") {
-      skip = split(value());
+      skip = spindle_bench::split_commas(value());
     } else if (a == "--iters") {
       o.iters = static_cast<int>(integer(1));
     } else if (a == "--ktruss-k") {

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "engine/src/cuda/device_buffer.hpp"
 #include "engine/src/cuda/device_mirror.hpp"
 #include "engine/src/cuda/graph_device.hpp"
@@ -47,6 +48,7 @@ namespace {
 
 using namespace spindle;
 using I = std::int32_t;
+using spindle_bench::split_commas;
 
 struct Options {
   int rmat_lo = 18, rmat_hi = 23, uni_lo = 18, uni_hi = 23;
@@ -111,20 +113,6 @@ bool parse_range(const std::string& s, int& lo, int& hi) {
     return false;
   }
   return lo <= hi + 1;
-}
-
-// The non-empty parts of a comma-separated list.
-std::vector<std::string> split_commas(const std::string& list) {
-  std::vector<std::string> parts;
-  std::size_t b = 0;
-  while (b <= list.size()) {
-    const std::size_t e = list.find(',', b);
-    const std::string part = list.substr(b, e == std::string::npos ? std::string::npos : e - b);
-    if (!part.empty()) parts.push_back(part);
-    if (e == std::string::npos) break;
-    b = e + 1;
-  }
-  return parts;
 }
 
 Options parse(int argc, char** argv) {

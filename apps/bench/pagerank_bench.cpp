@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "spindle/algorithms/pagerank.hpp"
 #include "spindle/coo_builder.hpp"
 #include "spindle/cuda/residency.hpp"
@@ -73,19 +74,6 @@ struct Options {
   std::string json;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t b = 0;
-  while (b <= s.size()) {
-    const std::size_t e = s.find(',', b);
-    const std::string part = s.substr(b, e == std::string::npos ? std::string::npos : e - b);
-    if (!part.empty()) out.push_back(part);
-    if (e == std::string::npos) break;
-    b = e + 1;
-  }
-  return out;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -107,7 +95,7 @@ Options parse(int argc, char** argv) {
       return x;
     };
     if (a == "--graphs") {
-      o.graphs = split(value());
+      o.graphs = spindle_bench::split_commas(value());
     } else if (a == "--iters") {
       o.iters = std::max(2, positive(value()));
     } else if (a == "--runs") {
