@@ -67,6 +67,8 @@ void print_text(const Input& in, bool undirected, const std::vector<ExplainDevic
   std::printf("row length   avg %.3f, stdv %.3f, min %lld, max %lld (imbalance stdv/avg %.2f)\n",
               s.avg_row, s.stdv_row, static_cast<long long>(s.min_row),
               static_cast<long long>(s.max_row), s.imbalance());
+  std::printf("columns      in-degree stdv/avg %.2f (%s)\n", s.col_imbalance_est,
+              s.nnz <= kColumnImbalanceSample ? "exact" : "estimated from a sample of entries");
   std::printf("empty rows   %lld%s\n", static_cast<long long>(s.empty_rows),
               s.empty_rows > 0 && s.rows == s.cols ? " (dangling vertices: no out-edges)" : "");
   std::printf("self-loops   %lld\n", static_cast<long long>(s.self_loops));
@@ -120,6 +122,7 @@ void print_json(const Input& in, bool undirected, const std::vector<ExplainDevic
   w.field("empty_rows", s.empty_rows);
   w.field("self_loops", s.self_loops);
   w.field("imbalance", s.imbalance());
+  w.field("col_imbalance_est", s.col_imbalance_est);
   w.key("row_length_histogram");
   w.begin_array();
   for (std::size_t b = 0; b < s.rows_by_log2_length.size(); ++b) {

@@ -18,6 +18,49 @@
 
 namespace spindle {
 
+namespace {
+
+// GraphStats::col_imbalance_est: counts the pairs of sampled entries that share a column.
+template <class I>
+double estimate_column_imbalance(std::int64_t cols, std::int64_t nnz, const I* col_idx) {
+  if (nnz <= 0 || cols <= 0) return 0.0;
+  const bool exact = nnz <= kColumnImbalanceSample;
+  const std::int64_t s = exact ? nnz : kColumnImbalanceSample;
+  std::vector<I> c(static_cast<std::size_t>(s));
+  if (exact) {
+    std::copy(col_idx, col_idx + nnz, c.begin());
+  } else {
+    // splitmix64 draws from a fixed seed (the same graph always gets the same sample), each
+    // from its index, so that the threads share the random reads.
+    const std::uint64_t seed = 0x5350494e444c4553ULL ^ static_cast<std::uint64_t>(nnz);
+    const auto n = static_cast<std::uint64_t>(nnz);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t t = 0; t < s; ++t) {
+      std::uint64_t z = seed + static_cast<std::uint64_t>(t + 1) * 0x9e3779b97f4a7c15ULL;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      c[static_cast<std::size_t>(t)] = col_idx[z % n];
+    }
+  }
+  std::sort(c.begin(), c.end());
+  double pairs = 0.0;  // sum over columns of d (d - 1) / 2, d the draws in that column
+  for (std::size_t i = 0; i < c.size();) {
+    std::size_t j = i + 1;
+    while (j < c.size() && c[j] == c[i]) ++j;
+    const double d = static_cast<double>(j - i);
+    pairs += d * (d - 1.0) / 2.0;
+    i = j;
+  }
+  const double sd = static_cast<double>(s);
+  // Exact: sum_j d_j^2 = 2 pairs + nnz. Sampled with replacement: a pair of draws shares a
+  // column with probability sum_j p_j^2.
+  const double sum_p2 = exact ? (2.0 * pairs + sd) / (sd * sd) : pairs / (sd * (sd - 1.0) / 2.0);
+  return std::sqrt(std::max(0.0, static_cast<double>(cols) * sum_p2 - 1.0));
+}
+
+}  // namespace
+
 template <class I>
 GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr, const I* col_idx) {
   GraphStats s;
@@ -27,6 +70,7 @@ GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
   s.rows_by_log2_length.assign(65, 0);
   if (rows == 0) {
     s.rows_by_log2_length.resize(1);
+    s.col_imbalance_est = 0.0;
     return s;
   }
   s.avg_row = static_cast<double>(s.nnz) / static_cast<double>(rows);
@@ -84,6 +128,7 @@ GraphStats compute_stats(std::int64_t rows, std::int64_t cols, const I* row_ptr,
   s.stdv_row = std::sqrt(sq / static_cast<double>(rows));
   while (hist.size() > 1 && hist.back() == 0) hist.pop_back();
   s.rows_by_log2_length = std::move(hist);
+  s.col_imbalance_est = estimate_column_imbalance(cols, s.nnz, col_idx);
   return s;
 }
 

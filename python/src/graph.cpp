@@ -103,6 +103,7 @@ nb::dict stats_dict(const G& g) {
   d["empty_rows"] = s.empty_rows;
   d["self_loops"] = s.self_loops;
   d["imbalance"] = s.imbalance();
+  d["col_imbalance_est"] = s.col_imbalance_est;
   d["rows_by_log2_length"] = nb::cast(s.rows_by_log2_length);
   return d;
 }

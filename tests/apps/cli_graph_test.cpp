@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "cli_harness.hpp"
 #include "spindle/coo_builder.hpp"
@@ -21,6 +22,7 @@ using CliGraph = CliTest;
 struct NaiveStats {
   std::int64_t rows = 0, cols = 0, nnz = 0, max_row = 0, min_row = 0, empty = 0, loops = 0;
   double avg = 0;
+  double col_spread = 0;  // in-degree stdv / avg
 };
 
 template <class I, class V>
@@ -38,6 +40,14 @@ NaiveStats naive_stats(const Graph<I, V>& g) {
     for (I k = g.row_ptr()[r]; k < g.row_ptr()[r + 1]; ++k) s.loops += g.col_idx()[k] == r;
   }
   s.avg = s.rows ? static_cast<double>(s.nnz) / static_cast<double>(s.rows) : 0.0;
+  if (s.cols > 0 && s.nnz > 0) {
+    std::vector<double> in(static_cast<std::size_t>(s.cols), 0.0);
+    for (const I c : g.col_idx()) in[static_cast<std::size_t>(c)] += 1.0;
+    const double mean = static_cast<double>(s.nnz) / static_cast<double>(s.cols);
+    double sq = 0.0;
+    for (const double d : in) sq += (d - mean) * (d - mean);
+    s.col_spread = std::sqrt(sq / static_cast<double>(s.cols)) / mean;
+  }
   return s;
 }
 
@@ -50,8 +60,9 @@ TEST_F(CliGraph, InfoJsonIsOneObjectWhoseCountsMatchTheLoader) {
     Json j;
     ASSERT_NO_THROW(j = JsonReader(r.out).parse_document()) << name << ": " << r.out;
     ASSERT_EQ(j.kind, Json::Object);
-    for (const char* key : {"rows", "cols", "nnz", "avg_row", "stdv_row", "min_row", "max_row",
-                            "empty_rows", "self_loops", "row_length_histogram", "value_type"}) {
+    for (const char* key :
+         {"rows", "cols", "nnz", "avg_row", "stdv_row", "min_row", "max_row", "empty_rows",
+          "self_loops", "row_length_histogram", "value_type", "col_imbalance_est"}) {
       EXPECT_TRUE(j.has(key)) << name << " lacks " << key;
     }
     auto g = read_matrix_market<std::int64_t, double>(graph_path(name));
@@ -64,6 +75,8 @@ TEST_F(CliGraph, InfoJsonIsOneObjectWhoseCountsMatchTheLoader) {
     EXPECT_EQ(j.at("empty_rows").num, s.empty) << name;
     EXPECT_EQ(j.at("self_loops").num, s.loops) << name;
     EXPECT_NEAR(j.at("avg_row").num, s.avg, 1e-12 * (1 + s.avg)) << name;
+    // These graphs are below the sample (32,768 entries): the spread is counted exactly.
+    EXPECT_NEAR(j.at("col_imbalance_est").num, s.col_spread, 1e-9 * (1 + s.col_spread)) << name;
     double rows_in_histogram = 0;
     for (const auto& b : j.at("row_length_histogram").arr) rows_in_histogram += b.at("rows").num;
     EXPECT_EQ(rows_in_histogram, s.rows) << name;

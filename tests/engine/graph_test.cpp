@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -389,6 +390,84 @@ TEST(Graph, StatsAreBitIdenticalOnEveryThreadCount) {
     EXPECT_EQ(s.max_row, ref.max_row);
     EXPECT_EQ(s.empty_rows, ref.empty_rows);
     EXPECT_EQ(s.rows_by_log2_length, ref.rows_by_log2_length);
+    EXPECT_EQ(s.col_imbalance_est, ref.col_imbalance_est);
+  }
+}
+
+// A rows x cols graph of about `per_row` entries per row (duplicates collapsed) whose columns are
+// drawn with weight (j + 1)^-skew (0: uniform), scattered over the ids by a fixed permutation.
+template <class I>
+Graph<I, Pattern> column_skewed_graph(std::int64_t rows, std::int64_t cols, int per_row,
+                                      double skew, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> cdf(static_cast<std::size_t>(cols));
+  double total = 0.0;
+  for (std::int64_t j = 0; j < cols; ++j) {
+    total += std::pow(static_cast<double>(j + 1), -skew);
+    cdf[static_cast<std::size_t>(j)] = total;
+  }
+  std::vector<I> perm(static_cast<std::size_t>(cols));
+  for (std::int64_t j = 0; j < cols; ++j) perm[static_cast<std::size_t>(j)] = static_cast<I>(j);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::uniform_real_distribution<double> unif(0.0, total);
+  Coo<I> coo;
+  coo.rows = static_cast<I>(rows);
+  coo.cols = static_cast<I>(cols);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (int k = 0; k < per_row; ++k) {
+      const auto j = std::lower_bound(cdf.begin(), cdf.end(), unif(rng)) - cdf.begin();
+      coo.row.push_back(static_cast<I>(i));
+      coo.col.push_back(perm[static_cast<std::size_t>(std::min<std::int64_t>(j, cols - 1))]);
+    }
+  }
+  return build_graph<I, Pattern>(std::move(coo));
+}
+
+// The in-degree stdv/avg, counted.
+template <class I>
+double naive_column_imbalance(const Graph<I, Pattern>& g) {
+  std::vector<double> d(static_cast<std::size_t>(g.cols()), 0.0);
+  for (const I c : g.col_idx()) d[static_cast<std::size_t>(c)] += 1.0;
+  const double avg = static_cast<double>(g.nnz()) / static_cast<double>(g.cols());
+  double sq = 0.0;
+  for (const double x : d) sq += (x - avg) * (x - avg);
+  return std::sqrt(sq / static_cast<double>(g.cols())) / avg;
+}
+
+TEST(Graph, ColumnImbalanceIsExactBelowTheSampleAndEstimatedAboveIt) {
+  // Below the sample (nnz <= 32,768) the count is exact, whatever the shape.
+  for (const double skew : {0.0, 0.7, 1.2}) {
+    const auto g = column_skewed_graph<std::int32_t>(700, 900, 12, skew, 5);
+    ASSERT_LE(static_cast<std::int64_t>(g.nnz()), kColumnImbalanceSample);
+    EXPECT_NEAR(g.stats().col_imbalance_est, naive_column_imbalance(g), 1e-9) << skew;
+  }
+  // Every column alike: 0; no entries: 0; statistics built by hand: negative (not estimated).
+  const Graph<std::int32_t, Pattern> diag(3, 3, {0, 1, 2, 3}, {0, 1, 2});
+  EXPECT_EQ(diag.stats().col_imbalance_est, 0.0);
+  EXPECT_EQ((Graph<std::int32_t, Pattern>(4, 5, {0, 0, 0, 0, 0}, {})).stats().col_imbalance_est,
+            0.0);
+  EXPECT_LT(GraphStats{}.col_imbalance_est, 0.0);
+  // Above the sample: close to the count, for both index types, the same value every time, and
+  // far apart for uniform and skewed columns (the planner's relabelling threshold is 2).
+  for (const double skew : {0.0, 0.8, 1.1}) {
+    const auto g32 = column_skewed_graph<std::int32_t>(60000, 65536, 16, skew, 9);
+    const auto g64 = column_skewed_graph<std::int64_t>(60000, 65536, 16, skew, 9);
+    ASSERT_GT(static_cast<std::int64_t>(g32.nnz()), 20 * kColumnImbalanceSample);
+    const double want = naive_column_imbalance(g32);
+    const double got = g32.stats().col_imbalance_est;
+    // The estimate's spread: sqrt(cols (1 + cv^2) / (s^2 / 2)) on cv^2; 5 of those, and 5%.
+    const double cv2_tol = 5.0 * std::sqrt(65536.0 * (1.0 + want * want) /
+                                           (0.5 * static_cast<double>(kColumnImbalanceSample) *
+                                            static_cast<double>(kColumnImbalanceSample)));
+    EXPECT_NEAR(got * got, want * want, cv2_tol + 0.05 * want * want) << skew << ": " << want;
+    EXPECT_EQ(g64.stats().col_imbalance_est, got) << skew;  // same entries, same draws
+    const Graph<std::int32_t, Pattern> again(g32.rows(), g32.cols(), g32.row_ptr(), g32.col_idx());
+    EXPECT_EQ(again.stats().col_imbalance_est, got) << skew;
+    if (skew == 0.0) {
+      EXPECT_LT(got, 0.5);
+    } else if (skew == 1.1) {
+      EXPECT_GT(got, 4.0);
+    }
   }
 }
 

@@ -171,6 +171,8 @@ def test_transpose_stats_degrees_and_with_values(rng):
     assert s["rows"] == 30 and s["nnz"] == A.nnz and s["max_row"] == rows.max()
     assert s["empty_rows"] == int((rows == 0).sum())
     assert np.isclose(s["avg_row"], rows.mean()) and np.isclose(s["stdv_row"], rows.std())
+    cols = np.bincount(A.indices, minlength=20)  # this graph is below the sample: exact
+    assert np.isclose(s["col_imbalance_est"], cols.std() / cols.mean())
     assert np.array_equal(g.out_degrees(), rows)
     assert np.array_equal(g.in_degrees(), np.bincount(A.indices, minlength=20))
     assert g.with_values("float32").value_dtype == np.float32
