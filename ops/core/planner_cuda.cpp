@@ -79,9 +79,14 @@ constexpr double kSlicedGeneralMinImbalance = 0.3;
 //   23    | 1.3580  1.0957         | 1.3375  1.0686          | 1.3844         | 1.2601
 // Relabelling pays at every scale with row_block (it cost nnz_split 1-9% at scales 18-22 on the
 // H200: the gather of u it adds was not won back) but needs a skewed column distribution: on
-// uniform graphs it cost 5-12%. The planner sees row statistics only, so the row imbalance stands
-// in for the column skew (true for R-MAT, whose in- and out-degree distributions match); tuning
-// mode tries both. Below kRelabelMinCols columns every entry of u fits the hot set anyway.
+// uniform graphs it cost 5-12%. The planner reads the columns' spread from the graph's sampled
+// in-degree stdv/avg (GraphStats::col_imbalance_est; the rows' stdv/avg stands in where no
+// estimate exists), so even rows over skewed columns relabel too: on a bipartite users x items
+// graph (bip22: 4.19 M even rows, stdv/avg 0.25, over 1.05 M items of popularity exponent 2.2),
+// `spindle bench mxv --graphs bip22`, H200, fp32 values, against the best cuSPARSE: row_block's
+// warp form over relabelled columns 1.35x, the block forms 1.10x / 1.12x relabelled and
+// 0.94x / 0.95x not. Tuning mode tries both. Below kRelabelMinCols columns every entry of u fits
+// the hot set anyway.
 constexpr double kRelabelImbalance = 2.0;
 constexpr std::int64_t kRelabelMinCols = 65536;
 // row_block entries per block: 512 (128 threads) below 1e7 entries, 1024 (256 threads) above
@@ -263,6 +268,12 @@ bool column_segments_pay(const GraphStats& stats, const MxvInfo& info, const Dev
   return caps.global_mem_bytes <= 0 ||
          static_cast<double>(column_segments_layout_bytes(stats, info, segments)) <=
              kColumnSegmentMaxMemoryShare * static_cast<double>(caps.global_mem_bytes);
+}
+
+// The columns' spread that decides relabelling: the sampled in-degree stdv/avg, or the rows'
+// stdv/avg where the statistics carry no estimate.
+double column_imbalance(const GraphStats& s) {
+  return s.col_imbalance_est >= 0.0 ? s.col_imbalance_est : s.imbalance();
 }
 
 int power_of_two_lanes(int lanes) {
@@ -499,9 +510,13 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
   // the hot set and ran within 1% of the relabelled block form (0.92-0.96x without relabelling).
   // Only measured at that size, the general path is relabelled from kRowBlockWarpMinNnz entries
   // on: below, an extra gather launch (u's presence) weighs more against a shorter call.
-  if (p.mxv == MxvKernel::RowBlock && imbalance > kRelabelImbalance &&
+  const double col_imbalance = column_imbalance(stats);
+  if (p.mxv == MxvKernel::RowBlock && col_imbalance > kRelabelImbalance &&
       stats.cols >= kRelabelMinCols && (plain || stats.nnz >= kRowBlockWarpMinNnz)) {
     p.params.tile = kRelabelColumns;
+    const std::string columns =
+        "; columns relabelled by in-degree (in-degree stdv/avg " + fmt(col_imbalance) +
+        (stats.col_imbalance_est >= 0.0 ? ", sampled" : ", from the rows") + "): ";
     // Measured with float values and int32 indices only (with 8-byte ones the kernel gives up
     // its next-task prefetch to fit 64 registers, and the hot set halves for double).
     const bool warp_size =
@@ -510,16 +525,15 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     if (plain && warp_size && info.value == ValueKind::Float && info.index == IndexKind::Int32) {
       p.params.items_per_worker = kRowBlockWarp;
       p.params.block_threads = 1024;
-      p.reason = "skewed rows, " + std::to_string(stats.nnz) +
+      p.reason = std::string(imbalance > kRelabelImbalance ? "skewed rows, " : "skewed columns, ") +
+                 std::to_string(stats.nnz) +
                  " entries: row_block's warp form (runs of whole rows with up to " +
                  std::to_string(kRowBlockWarp) +
                  " entries whatever their lengths, one per warp task on a persistent grid, "
                  "reduced by a segmented scan; longer rows split); " +
-                 shape +
-                 "; columns relabelled by in-degree (the hottest 160 KB of u in shared memory)";
+                 shape + columns + "the hottest 160 KB of u in shared memory";
     } else {
-      p.reason +=
-          "; columns relabelled by in-degree (hot entries of u packed into L1-resident lines)";
+      p.reason += columns + "hot entries of u packed into L1-resident lines";
     }
   }
   if (info.op == OpKind::Vxm) p.reason = "vxm as a pull over the cached transpose; " + p.reason;

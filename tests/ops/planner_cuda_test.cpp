@@ -259,6 +259,37 @@ TEST(PlannerCuda, RelabelsColumnsOnlyForSkewedRowBlockCallsWithMoreColumnsThanTh
   EXPECT_EQ(plan(rmat20, accum).params.tile, 0);
 }
 
+TEST(PlannerCuda, RelabelsByTheSampledColumnSpreadWhereTheGraphCarriesOne) {
+  // bip22 (4.19 M users x 1.05 M items, even rows, item popularity exponent 2.2): its columns
+  // are skewed although its rows are not. The warp form over relabelled columns.
+  GraphStats bip = stats(4194304, 66852349, 3.976, 41, 1);
+  bip.cols = 1048576;
+  bip.col_imbalance_est = 14.0;  // bip20 (the same law at 2^18 items): 13.5
+  const Plan b = plan(bip);
+  EXPECT_EQ(b.mxv, MxvKernel::RowBlock) << b.describe();
+  EXPECT_EQ(b.params.tile, 1) << b.describe();
+  EXPECT_EQ(b.params.items_per_worker, 256) << b.describe();
+  EXPECT_NE(b.reason.find("skewed columns"), std::string::npos) << b.reason;
+  EXPECT_NE(b.reason.find("in-degree stdv/avg 14, sampled"), std::string::npos) << b.reason;
+  // The same rows over uniform columns (a uniform graph's spread is about 0.25): not relabelled.
+  bip.col_imbalance_est = 0.25;
+  EXPECT_EQ(plan(bip).params.tile, 0) << plan(bip).describe();
+  // Skewed rows over even columns (the transpose of a bipartite graph, say) keep their columns:
+  // nothing is hot. Without an estimate the rows' spread stands in, as before.
+  GraphStats rmat = kRmat22;
+  rmat.col_imbalance_est = 0.3;
+  EXPECT_EQ(plan(rmat).mxv, MxvKernel::RowBlock) << plan(rmat).describe();
+  EXPECT_EQ(plan(rmat).params.tile, 0) << plan(rmat).describe();
+  EXPECT_EQ(plan(kRmat22).params.tile, 1) << plan(kRmat22).describe();
+  EXPECT_NE(plan(kRmat22).reason.find("from the rows"), std::string::npos);
+  rmat.col_imbalance_est = 12.0;
+  EXPECT_EQ(plan(rmat).params.tile, 1) << plan(rmat).describe();
+  // Even rows below row_block's size keep their kernel and their columns.
+  GraphStats small_bip = stats(262144, 4194304, 3.97, 41, 0);
+  small_bip.col_imbalance_est = 14.0;
+  EXPECT_EQ(plan(small_bip).params.tile, 0) << plan(small_bip).describe();
+}
+
 TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
   const Plan skewed = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));  // R-MAT, edge factor 2
   EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
