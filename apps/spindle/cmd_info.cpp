@@ -68,7 +68,8 @@ void print_text(const Input& in, bool undirected, const std::vector<ExplainDevic
               s.avg_row, s.stdv_row, static_cast<long long>(s.min_row),
               static_cast<long long>(s.max_row), s.imbalance());
   std::printf("columns      in-degree stdv/avg %.2f (%s)\n", s.col_imbalance_est,
-              s.nnz <= kColumnImbalanceSample ? "exact" : "estimated from a sample of entries");
+              s.nnz + s.cols <= kColumnImbalanceExactMax ? "counted"
+                                                         : "estimated from a sample of entries");
   std::printf("empty rows   %lld%s\n", static_cast<long long>(s.empty_rows),
               s.empty_rows > 0 && s.rows == s.cols ? " (dangling vertices: no out-edges)" : "");
   std::printf("self-loops   %lld\n", static_cast<long long>(s.self_loops));

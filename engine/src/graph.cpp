@@ -20,43 +20,43 @@ namespace spindle {
 
 namespace {
 
-// GraphStats::col_imbalance_est: counts the pairs of sampled entries that share a column.
+// GraphStats::col_imbalance_est: a count per column, or the pairs of draws that share one.
 template <class I>
 double estimate_column_imbalance(std::int64_t cols, std::int64_t nnz, const I* col_idx) {
   if (nnz <= 0 || cols <= 0) return 0.0;
-  const bool exact = nnz <= kColumnImbalanceSample;
-  const std::int64_t s = exact ? nnz : kColumnImbalanceSample;
-  std::vector<I> c(static_cast<std::size_t>(s));
-  if (exact) {
-    std::copy(col_idx, col_idx + nnz, c.begin());
-  } else {
-    // splitmix64 draws from a fixed seed (the same graph always gets the same sample), each
-    // from its index, so that the threads share the random reads.
-    const std::uint64_t seed = 0x5350494e444c4553ULL ^ static_cast<std::uint64_t>(nnz);
-    const auto n = static_cast<std::uint64_t>(nnz);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t t = 0; t < s; ++t) {
-      std::uint64_t z = seed + static_cast<std::uint64_t>(t + 1) * 0x9e3779b97f4a7c15ULL;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      c[static_cast<std::size_t>(t)] = col_idx[z % n];
-    }
+  const double c = static_cast<double>(cols);
+  const double z = static_cast<double>(nnz);
+  if (nnz + cols <= kColumnImbalanceExactMax) {
+    std::vector<std::int64_t> d(static_cast<std::size_t>(cols), 0);
+    for (std::int64_t k = 0; k < nnz; ++k) ++d[static_cast<std::size_t>(col_idx[k])];
+    double sq = 0.0;  // sum_j d_j^2
+    for (const std::int64_t x : d) sq += static_cast<double>(x) * static_cast<double>(x);
+    return std::sqrt(std::max(0.0, c * sq / (z * z) - 1.0));
   }
-  std::sort(c.begin(), c.end());
-  double pairs = 0.0;  // sum over columns of d (d - 1) / 2, d the draws in that column
-  for (std::size_t i = 0; i < c.size();) {
+  // splitmix64 draws from a fixed seed: the same graph always gets the same sample.
+  const std::int64_t s = column_imbalance_draws(cols);
+  std::vector<I> drawn(static_cast<std::size_t>(s));
+  std::uint64_t x = 0x5350494e444c4553ULL ^ static_cast<std::uint64_t>(nnz);
+  for (auto& v : drawn) {
+    x += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t r = x;
+    r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    r = (r ^ (r >> 27)) * 0x94d049bb133111ebULL;
+    r ^= r >> 31;
+    v = col_idx[r % static_cast<std::uint64_t>(nnz)];
+  }
+  std::sort(drawn.begin(), drawn.end());
+  double pairs = 0.0;  // pairs of draws in the same column: sum_j m_j (m_j - 1) / 2
+  for (std::size_t i = 0; i < drawn.size();) {
     std::size_t j = i + 1;
-    while (j < c.size() && c[j] == c[i]) ++j;
-    const double d = static_cast<double>(j - i);
-    pairs += d * (d - 1.0) / 2.0;
+    while (j < drawn.size() && drawn[j] == drawn[i]) ++j;
+    const double m = static_cast<double>(j - i);
+    pairs += m * (m - 1.0) / 2.0;
     i = j;
   }
+  // Draws with replacement: a pair shares a column with probability sum_j p_j^2.
   const double sd = static_cast<double>(s);
-  // Exact: sum_j d_j^2 = 2 pairs + nnz. Sampled with replacement: a pair of draws shares a
-  // column with probability sum_j p_j^2.
-  const double sum_p2 = exact ? (2.0 * pairs + sd) / (sd * sd) : pairs / (sd * (sd - 1.0) / 2.0);
-  return std::sqrt(std::max(0.0, static_cast<double>(cols) * sum_p2 - 1.0));
+  return std::sqrt(std::max(0.0, c * pairs / (sd * (sd - 1.0) / 2.0) - 1.0));
 }
 
 }  // namespace

@@ -419,8 +419,8 @@ class Graph:
     def stats(self):
         """Row-length statistics (rows, nnz, average / standard deviation / maximum row length,
         empty rows, self-loops, log2 histogram) and the spread of the column lengths
-        (``col_imbalance_est``: in-degree stdv/avg, exact up to 32,768 entries, estimated from a
-        fixed sample of entries above), cached with the graph."""
+        (``col_imbalance_est``: in-degree stdv/avg, counted when nnz + cols <= 2**17, estimated from
+        a fixed sample of entries above), cached with the graph."""
         return self._g.stats()
 
     def transpose(self):

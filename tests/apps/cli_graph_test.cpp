@@ -75,7 +75,7 @@ TEST_F(CliGraph, InfoJsonIsOneObjectWhoseCountsMatchTheLoader) {
     EXPECT_EQ(j.at("empty_rows").num, s.empty) << name;
     EXPECT_EQ(j.at("self_loops").num, s.loops) << name;
     EXPECT_NEAR(j.at("avg_row").num, s.avg, 1e-12 * (1 + s.avg)) << name;
-    // These graphs are below the sample (32,768 entries): the spread is counted exactly.
+    // These graphs have nnz + cols <= 2^17: the spread is counted, exactly.
     EXPECT_NEAR(j.at("col_imbalance_est").num, s.col_spread, 1e-9 * (1 + s.col_spread)) << name;
     double rows_in_histogram = 0;
     for (const auto& b : j.at("row_length_histogram").arr) rows_in_histogram += b.at("rows").num;

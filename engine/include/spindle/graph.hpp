@@ -10,6 +10,7 @@
 /// degrees) are computed on first use and cached; since the graph never changes they are
 /// either absent or valid, never stale. All members are safe to call from several threads.
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -33,22 +34,28 @@ struct GraphStats {
   std::int64_t self_loops = 0;  ///< stored diagonal entries
   /// rows_by_log2_length[b]: rows whose length is in [2^(b-1), 2^b) (b = 0: empty rows).
   std::vector<std::int64_t> rows_by_log2_length;
-  /// Spread of the column lengths (in-degrees), stdv / avg, estimated from the columns of
-  /// kColumnImbalanceSample entries drawn at random with a fixed seed (the same graph gives the
-  /// same value): two draws land in the same column with probability sum_j p_j^2 (p_j: column
-  /// j's share of the entries), and cols * sum_j p_j^2 = 1 + (stdv / avg)^2. Exact when nnz is
-  /// at most the sample; otherwise (stdv / avg)^2 is off by about sqrt(cols (1 + (stdv / avg)^2)
-  /// / 5.4e8) (one standard deviation): 0.09 at 4 M columns. 0 when every column holds as many
-  /// entries, 0.25 for uniformly random columns at 16 entries each, above 10 for R-MAT.
-  /// Negative when not estimated (statistics built by hand).
+  /// Spread of the column lengths (in-degrees), stdv / avg. Counted exactly when nnz + cols is
+  /// at most kColumnImbalanceExactMax; otherwise estimated from column_imbalance_draws(cols)
+  /// entries drawn at random with a fixed seed (the same graph gives the same value): two draws
+  /// land in the same column with probability sum_j p_j^2 (p_j: column j's share of the
+  /// entries), and cols * sum_j p_j^2 = 1 + (stdv / avg)^2. The estimate of (stdv / avg)^2 is off
+  /// by about 0.18 sqrt(1 + (stdv / avg)^2) (one standard deviation; more past 67 M columns,
+  /// where the draws stop growing). 0 when every column holds as many entries, 0.25 for
+  /// uniformly random columns at 16 entries each, above 5 for R-MAT and the power laws of
+  /// `spindle generate`. Negative when not estimated (statistics built by hand).
   double col_imbalance_est = -1.0;
   /// stdv_row / avg_row: the imbalance measure of the dgSPARSE rules (0 when avg_row = 0).
   double imbalance() const { return avg_row > 0 ? stdv_row / avg_row : 0.0; }
 };
 
-/// Entries whose columns GraphStats::col_imbalance_est samples (a fixed cost per graph: their
-/// random reads and a sort).
-inline constexpr std::int64_t kColumnImbalanceSample = 32768;
+/// GraphStats::col_imbalance_est counts every column exactly when nnz + cols is at most this.
+inline constexpr std::int64_t kColumnImbalanceExactMax = std::int64_t{1} << 17;
+/// The entries GraphStats::col_imbalance_est draws otherwise: 8 sqrt(cols), within [2048, 65536]
+/// (about 32 pairs of draws in a shared column for uniform columns; a sort of at most 65,536).
+inline std::int64_t column_imbalance_draws(std::int64_t cols) {
+  const double d = 8.0 * std::sqrt(static_cast<double>(cols));
+  return d <= 2048.0 ? 2048 : d >= 65536.0 ? 65536 : static_cast<std::int64_t>(std::ceil(d));
+}
 
 /// Computes the statistics of a CSR structure (used by Graph; exposed for tests and tools).
 template <class I>
