@@ -614,6 +614,51 @@ TEST(MxvCuda, RowBlockWarpRunsMatchCpuOnRowsAroundTheirLimits) {
   }
 }
 
+// Long rows' pieces are summed by a warp per row, lane l taking pieces l, l + 32, ...: rows of
+// 1, 2, 31, 32, 33, 64, 65 and 200 pieces of the warp form's 256 entries and of the block form's
+// pieces, between short rows, on the simple and the general paths.
+TEST(MxvCuda, RowBlockLongRowsMatchCpuAroundTheWarpsPieceCounts) {
+  SPINDLE_REQUIRE_CUDA();
+  std::vector<int> lens = {3,
+                           256,
+                           257,
+                           0,
+                           256 * 31 + 1,
+                           5,
+                           256 * 32,
+                           256 * 32 + 1,
+                           17,
+                           256 * 64,
+                           256 * 64 + 9,
+                           1,
+                           256 * 200 + 3,
+                           0,
+                           1024 * 33 + 1,
+                           2,
+                           1024 * 65 + 3,
+                           40};
+  const std::int64_t rows = 97;  // the pattern cycles five times and ends part-way through
+  const std::int64_t cols = 200003;
+  const auto A = graph_of_lengths<std::int32_t, float>(lens, rows, cols, 51);
+  const auto D = graph_of_lengths<std::int64_t, double>(lens, rows, cols, 52);
+  const auto u = random_vector<float>(cols, 0.0, 53);
+  const auto ud = random_vector<double>(cols, 0.0, 54);
+  const auto u_sparse = random_vector<float>(cols, 0.3, 55);
+  for (const KernelCase& k : {kc(MxvKernel::RowBlock, 256), kc(MxvKernel::RowBlock, 256, 0, 1),
+                              kc(MxvKernel::RowBlock, 512), kc(MxvKernel::RowBlock, 1024, 0, 1)}) {
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(A, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::min_plus<float>>(A, k, u, Vector<float>(rows, 0.f))))
+        << k.name;
+    EXPECT_TRUE(
+        (cuda_matches_cpu<semiring::plus_times<double>>(D, k, ud, Vector<double>(rows, 0.0))))
+        << k.name;
+    EXPECT_TRUE((cuda_matches_cpu<semiring::plus_times<float>>(
+        A, k, u_sparse, random_vector<float>(rows, 0.2, 56), Mask{}, Accum::plus())))
+        << k.name;
+  }
+}
+
 TEST(MxvCuda, RowBlockWarpFormMatchesCpuWithManyTasksPerWarp) {
   SPINDLE_REQUIRE_CUDA();
   const std::int64_t warps = std::int64_t{device_caps().sm_count} * 32;

@@ -317,23 +317,43 @@ __global__ void __launch_bounds__(BT)
   row_block_reduce_rows<S, kGeneral>(a, d, prod, pres, BT, static_cast<int>(threadIdx.x));
 }
 
-/// Adds the pieces of each long row in order and writes the row.
+/// Threads per block of mxv_row_block_long_kernel (a warp per long row).
+constexpr int kRowBlockLongThreads = 128;
+
+/// Adds the pieces of each long row and writes the row: a warp per row, lane l summing pieces
+/// l, l + 32, ... in order, then a fixed shuffle tree (deterministic run to run). A thread per
+/// row, walking its pieces alone, made the longest row a serial tail: a power-law row of 1.95 M
+/// entries is 7,626 pieces of the warp form's 256.
 template <class S, bool kGeneral, class T>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(kRowBlockLongThreads)
     mxv_row_block_long_kernel(const RowBlockLong* __restrict__ longs, std::int64_t n_long,
                               const T* __restrict__ partial,
-                              const std::uint8_t* __restrict__ partial_has,
+                              const std::uint8_t* __restrict__ partial_has, const T identity,
                               const VectorResult<T> out) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n_long) return;
-  const RowBlockLong l = longs[i];
-  T acc = partial[l.first];
-  bool has = partial_has[l.first] != 0;
-  for (std::int64_t p = 1; p < l.count; ++p) {
+  const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  if (w >= n_long) return;  // the whole warp: w is the same for its 32 lanes
+  const RowBlockLong l = longs[w];
+  T acc = identity;
+  bool has = false;
+  for (std::int64_t p = lane; p < l.count; p += 32) {
     acc = S::add(acc, partial[l.first + p]);
     has = has || partial_has[l.first + p] != 0;
   }
-  write_result<kGeneral>(out, l.row, acc, has);
+  for (int off = 16; off > 0; off >>= 1) acc = S::add(acc, __shfl_xor_sync(0xffffffffu, acc, off));
+  has = __any_sync(0xffffffffu, has);
+  if (lane == 0) write_result<kGeneral>(out, l.row, acc, has);
+}
+
+/// Launches mxv_row_block_long_kernel over `n_long` long rows.
+template <class S, bool kGeneral, class T, class I, class VV>
+void launch_row_block_long(const MxvArgs<T, I, VV>& a, std::int64_t n_long,
+                           const RowBlockLong* longs, const T* partial,
+                           const std::uint8_t* partial_has, cudaStream_t stream) {
+  const std::int64_t warps_per_block = kRowBlockLongThreads / 32;
+  mxv_row_block_long_kernel<S, kGeneral>
+      <<<static_cast<unsigned>((n_long + warps_per_block - 1) / warps_per_block),
+         kRowBlockLongThreads, 0, stream>>>(longs, n_long, partial, partial_has, a.identity, a.out);
 }
 
 /// The rows kernel for BT threads in `form` (the general path has no Small form: L2Resident).
@@ -378,9 +398,7 @@ void launch_row_block(const MxvArgs<T, I, VV>& a, int block_threads, std::int64_
     }
   }
   if (n_long > 0) {
-    mxv_row_block_long_kernel<S, kGeneral>
-        <<<static_cast<unsigned>((n_long + 127) / 128), 128, 0, stream>>>(longs, n_long, partial,
-                                                                          partial_has, a.out);
+    launch_row_block_long<S, kGeneral>(a, n_long, longs, partial, partial_has, stream);
   }
 }
 

@@ -18,8 +18,8 @@
 /// line), the rest go through L1, which then holds only cold lines, and are kept last in L2.
 ///
 /// Rows longer than 64 entries get tasks of their own: whole when at most 256 entries, else cut
-/// into pieces of 256 whose partials row_block's second kernel adds in order. No atomics: results
-/// are bit-identical run to run.
+/// into pieces of 256 whose partials row_block's second kernel adds (a warp per long row, fixed
+/// order). No atomics: results are bit-identical run to run.
 ///
 /// That is the general path's form (masks, accumulators, absent inputs). Plain calls run
 /// mxv_row_block_warp_runs_kernel (below): the same loads and gathers over fuller tasks (runs of
@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
   }
 }
 
-/// Launches the warp form and, for long rows, row_block's in-order sum of the pieces. `hot` is
+/// Launches the warp form and, for long rows, row_block's sum of the pieces. `hot` is
 /// the number of leading (relabelled) entries of u to copy into shared memory, 0 for none; it
 /// shrinks to what the device's shared memory holds. `ws` as launch_row_block's.
 template <class S, bool kGeneral, class T, class I, class VV, int kCold = kRowBlockWarpCold>
@@ -268,9 +268,7 @@ void launch_row_block_warp(const MxvArgs<T, I, VV>& a, std::int64_t tasks, const
     }
   }
   if (n_long > 0) {
-    mxv_row_block_long_kernel<S, kGeneral>
-        <<<static_cast<unsigned>((n_long + 127) / 128), 128, 0, stream>>>(longs, n_long, partial,
-                                                                          partial_has, a.out);
+    launch_row_block_long<S, kGeneral>(a, n_long, longs, partial, partial_has, stream);
   }
 }
 
@@ -460,7 +458,7 @@ __global__ void __launch_bounds__(kRowBlockWarpWarps * 32, 1)
   }
 }
 
-/// Launches the runs kernel (simple path) and, for long rows, row_block's in-order sum of the
+/// Launches the runs kernel (simple path) and, for long rows, row_block's sum of the
 /// pieces. Arguments as launch_row_block_warp's; y's presence bytes are not written (the caller
 /// writes them from the row offsets: mxv_entry.cuh).
 template <class S, class T, class I, class VV, int kCold = kRowBlockWarpCold>
@@ -484,9 +482,7 @@ void launch_row_block_warp_runs(const MxvArgs<T, I, VV>& a, std::int64_t tasks,
     }
   }
   if (n_long > 0) {
-    mxv_row_block_long_kernel<S, false>
-        <<<static_cast<unsigned>((n_long + 127) / 128), 128, 0, stream>>>(longs, n_long, partial,
-                                                                          partial_has, a.out);
+    launch_row_block_long<S, false>(a, n_long, longs, partial, partial_has, stream);
   }
 }
 
