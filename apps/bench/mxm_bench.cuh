@@ -25,6 +25,7 @@
 #include "ops/cuda/mxm/spmm_args.cuh"
 #include "ops/cuda/mxm/spmm_common.cuh"
 #include "spindle/coo_builder.hpp"
+#include "spindle/detail/mix.hpp"
 #include "spindle/error.hpp"
 #include "spindle/graph.hpp"
 #include "spindle/loaders/generate.hpp"
@@ -92,10 +93,7 @@ inline Options parse_options(int argc, char** argv, std::vector<std::string> def
 
 /// A value in (0.5, 1.5] from an index: deterministic, never zero.
 inline float hashed_value(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
+  x = spindle::detail::mix64(x + spindle::detail::kGolden);
   return 0.5f + static_cast<float>((x >> 40) + 1) / static_cast<float>(1ull << 24);
 }
 
@@ -137,11 +135,9 @@ template <class T>
 __global__ void fill_uniform_kernel(T* p, std::int64_t n, std::uint64_t seed) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    std::uint64_t x = seed * 0x2545f4914f6cdd1dull + static_cast<std::uint64_t>(i);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    p[i] = static_cast<T>(static_cast<double>(x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    const std::uint64_t x =
+        spindle::detail::mix64(seed * 0x2545f4914f6cdd1dull + static_cast<std::uint64_t>(i));
+    p[i] = static_cast<T>(spindle::detail::unit_interval(x) * 2.0 - 1.0);
   }
 }
 

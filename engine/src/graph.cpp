@@ -13,6 +13,7 @@
 
 #include "spindle/debug/allocation.hpp"
 #include "spindle/detail/host_pages.hpp"
+#include "spindle/detail/mix.hpp"
 #include "spindle/detail/transpose_builder.hpp"
 #include "spindle/error.hpp"
 
@@ -33,17 +34,17 @@ double estimate_column_imbalance(std::int64_t cols, std::int64_t nnz, const I* c
     for (const std::int64_t x : d) sq += static_cast<double>(x) * static_cast<double>(x);
     return std::sqrt(std::max(0.0, c * sq / (z * z) - 1.0));
   }
-  // splitmix64 draws from a fixed seed: the same graph always gets the same sample.
+  // splitmix64 draws from a fixed seed (the same graph always gets the same sample), each from
+  // its index: the random reads of the larger samples (a TLB and a cache miss each on a large
+  // graph) are shared by the threads.
   const std::int64_t s = column_imbalance_draws(cols);
   std::vector<I> drawn(static_cast<std::size_t>(s));
-  std::uint64_t x = 0x5350494e444c4553ULL ^ static_cast<std::uint64_t>(nnz);
-  for (auto& v : drawn) {
-    x += 0x9e3779b97f4a7c15ULL;
-    std::uint64_t r = x;
-    r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    r = (r ^ (r >> 27)) * 0x94d049bb133111ebULL;
-    r ^= r >> 31;
-    v = col_idx[r % static_cast<std::uint64_t>(nnz)];
+  const std::uint64_t seed = 0x5350494e444c4553ULL ^ static_cast<std::uint64_t>(nnz);
+#pragma omp parallel for schedule(static) if (s >= 8192)
+  for (std::int64_t t = 0; t < s; ++t) {
+    const std::uint64_t r =
+        detail::mix64(seed + static_cast<std::uint64_t>(t + 1) * detail::kGolden);
+    drawn[static_cast<std::size_t>(t)] = col_idx[r % static_cast<std::uint64_t>(nnz)];
   }
   std::sort(drawn.begin(), drawn.end());
   double pairs = 0.0;  // pairs of draws in the same column: sum_j m_j (m_j - 1) / 2

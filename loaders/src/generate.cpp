@@ -10,19 +10,14 @@
 #include <string>
 #include <utility>
 
+#include "spindle/detail/mix.hpp"
 #include "spindle/error.hpp"
 
 namespace spindle {
 namespace {
 
-// splitmix64's finalizer: a strong 64-bit mixer (Steele, Lea, Flood 2014).
-inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+using detail::kGolden;
+using detail::mix64;
 
 // The random stream of one edge: splitmix64 seeded from (seed, edge). Counter-based, so any
 // thread can produce edge e without the others: output independent of the thread count.
@@ -34,7 +29,7 @@ struct EdgeStream {
     state += kGolden;
     return mix64(state);
   }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  double uniform() { return detail::unit_interval(next()); }
 };
 
 // A seeded bijection of [0, 2^scale): odd multiplies, adds and xor-shifts modulo 2^scale are

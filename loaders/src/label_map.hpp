@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "spindle/detail/mix.hpp"
+
 namespace spindle {
 namespace detail {
 
@@ -41,10 +43,7 @@ class IntLabelMap {
  private:
   static constexpr std::int64_t kEmpty = -1;
   static std::size_t hash(std::int64_t k) {
-    std::uint64_t z = static_cast<std::uint64_t>(k) + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return static_cast<std::size_t>(z ^ (z >> 31));
+    return static_cast<std::size_t>(detail::mix64(static_cast<std::uint64_t>(k) + detail::kGolden));
   }
   void grow() {
     std::vector<std::int64_t> k2(keys_.size() * 2), v2(keys_.size() * 2, kEmpty);

@@ -473,6 +473,25 @@ TEST(Graph, ColumnImbalanceIsExactBelowTheSampleAndEstimatedAboveIt) {
       EXPECT_GT(got, 4.0);
     }
   }
+  // 2^20 columns: 8,192 draws, read by several threads; the same value on every thread count.
+  const auto wide = column_skewed_graph<std::int32_t>(20000, std::int64_t{1} << 20, 64, 0.9, 13);
+  ASSERT_EQ(column_imbalance_draws(wide.cols()), 8192);
+  const double want = naive_column_imbalance(wide);
+  const ThreadCountGuard guard;
+  double first = -1.0;
+  for (int threads : {1, 2, 3}) {
+    omp_set_num_threads(threads);
+    const GraphStats s = compute_stats<std::int32_t>(wide.rows(), wide.cols(),
+                                                     wide.row_ptr().data(), wide.col_idx().data());
+    if (threads == 1) {
+      first = s.col_imbalance_est;
+      EXPECT_NEAR(first * first, want * want,
+                  5.0 * std::sqrt((1 << 20) * (1.0 + want * want) / (0.5 * 8192.0 * 8192.0)) +
+                      0.05 * want * want)
+          << want;
+    }
+    EXPECT_EQ(s.col_imbalance_est, first) << threads << " threads";
+  }
 }
 
 TEST(Graph, WithValuesConvertsAndPatternGivesOnes) {

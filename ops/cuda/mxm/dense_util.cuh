@@ -5,6 +5,7 @@
 
 #include "ops/cuda/mxm/dense_util.hpp"
 #include "spindle/cuda/kernels/output.cuh"
+#include "spindle/detail/mix.hpp"
 
 namespace spindle::detail::cuda {
 
@@ -66,11 +67,8 @@ template <class T>
 __global__ void fill_random_kernel(T* __restrict__ p, std::int64_t n, std::uint64_t seed) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(i);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    p[i] = static_cast<T>(static_cast<double>(x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    const std::uint64_t x = mix64(seed * kGolden + static_cast<std::uint64_t>(i));
+    p[i] = static_cast<T>(unit_interval(x) * 2.0 - 1.0);
   }
 }
 
