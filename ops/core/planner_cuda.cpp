@@ -126,6 +126,21 @@ constexpr std::int64_t kRowBlockWarpMinNnz = 20000000;
 // whatever the average.
 constexpr std::int64_t kRowBlockWarpPlainMinNnz = 6000000;
 constexpr double kRowBlockWarpPlainMinAvgRow = 8.0;
+// ...except where u outgrows L2 and fewer than kRowBlockWarpPastL2MinEmptyShare of the rows are
+// empty: there the block form row_block/1024 (relabelled) leads. `spindle bench mxv --quick
+// --reps 10`, H100, session 11 (fp32, ms, relabelled, a warp per long row; share of empty rows):
+//   graph (u)                 | empty | warp form (256) | row_block/512 | row_block/1024 | cuSPARSE
+//   rmat22 (16.8 MB)          | 52%   | 0.3993          | 0.5012        | 0.4924         | 0.5588
+//   plaw22-g2.1 (16.8 MB)     | 4.4%  | 0.4137          | 0.4517        | 0.4444         | 0.4536
+//   plaw22-g2.5 (16.8 MB)     | 0.1%  | 0.5739          | 0.6469        | 0.6404         | 0.5877
+//   bip22 (4.2 MB of items)   | 0%    | 0.3778          | 0.4766        | 0.4686         | 0.5082
+//   rmat24 (67 MB)            | 56%   | 2.0357          | 2.5577        | 2.4567         | 3.2571
+//   rmat25 (134 MB)           | 58%   | 4.9011          | 5.3973        | 5.3326         | 9.2237
+//   plaw24-g2.1 (67 MB)       | 4.8%  | 2.9412          | 2.7062        | 2.6666         | 3.3542
+//   plaw24-g2.5 (67 MB)       | 0.1%  | 5.2098          | 4.9066        | 4.8380         | 5.3462
+// The rule follows the table; it is not profiled. What separates the families past L2 is their
+// empty rows: about half of R-MAT's rows, a few percent of the power laws'.
+constexpr double kRowBlockWarpPastL2MinEmptyShare = 0.25;
 // merge_path when rows outnumber entries: nnz_split walks a chunk's rows 32 per window step, so
 // chunks covering long runs of empty rows slow down, while merge path gives every thread the same
 // rows + entries. Not reached by the benchmark's graphs: on R-MAT scale 22 with edge factor 2
@@ -522,7 +537,22 @@ Plan plan_mxv_cuda(const GraphStats& stats, const MxvInfo& info, const DeviceCap
     const bool warp_size =
         stats.nnz >= kRowBlockWarpMinNnz ||
         (stats.nnz >= kRowBlockWarpPlainMinNnz && stats.avg_row >= kRowBlockWarpPlainMinAvgRow);
-    if (plain && warp_size && info.value == ValueKind::Float && info.index == IndexKind::Int32) {
+    const bool warp_form =
+        plain && warp_size && info.value == ValueKind::Float && info.index == IndexKind::Int32;
+    const double u_bytes = static_cast<double>(stats.cols) * semiring_value_bytes(info);
+    const double empty_share = static_cast<double>(stats.empty_rows) /
+                               static_cast<double>(std::max<std::int64_t>(stats.rows, 1));
+    const bool full_rows_past_l2 = caps.l2_bytes > 0 &&
+                                   u_bytes > static_cast<double>(caps.l2_bytes) &&
+                                   empty_share < kRowBlockWarpPastL2MinEmptyShare;
+    if (warp_form && full_rows_past_l2 && p.params.items_per_worker == kRowBlockLarge) {
+      p.reason += columns +
+                  "hot entries of u packed into L1-resident lines; the block form, not "
+                  "the warp form: u (" +
+                  fmt(u_bytes / 1e6) + " MB) outgrows L2 and " + fmt(100.0 * empty_share) +
+                  "% of the rows are empty (the warp form from " +
+                  fmt(100.0 * kRowBlockWarpPastL2MinEmptyShare) + "% on)";
+    } else if (warp_form) {
       p.params.items_per_worker = kRowBlockWarp;
       p.params.block_threads = 1024;
       p.reason = std::string(imbalance > kRelabelImbalance ? "skewed rows, " : "skewed columns, ") +

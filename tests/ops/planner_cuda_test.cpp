@@ -290,6 +290,38 @@ TEST(PlannerCuda, RelabelsByTheSampledColumnSpreadWhereTheGraphCarriesOne) {
   EXPECT_EQ(plan(small_bip).params.tile, 0) << plan(small_bip).describe();
 }
 
+TEST(PlannerCuda, FullSkewedRowsPastL2TakeTheBlockFormAndRmatKeepsTheWarpForm) {
+  // plaw24-g2.1 (16.8 M rows, u 67 MB past an H100's 50 MB L2, 4.8% of its rows empty): the
+  // block form row_block/1024 over relabelled columns (H100: 2.667 ms against the warp form's
+  // 2.941).
+  GraphStats plaw24 = stats(16777216, 233577164, 861.4, 1952293, 806536);
+  plaw24.col_imbalance_est = 61.5;
+  const Plan b = plan(plaw24);
+  EXPECT_EQ(b.mxv, MxvKernel::RowBlock) << b.describe();
+  EXPECT_EQ(b.params.tile, 1) << b.describe();
+  EXPECT_EQ(b.params.items_per_worker, 1024) << b.describe();
+  EXPECT_NE(b.reason.find("outgrows L2 and 4.81% of the rows are empty"), std::string::npos)
+      << b.reason;
+  // R-MAT 24 (56% of its rows empty) keeps the warp form (2.036 against 2.457 ms), and so does a
+  // power law whose u fits L2 (plaw22-g2.1: 0.414 against 0.444 ms).
+  GraphStats rmat24 = stats(16777216, 263431906, 245.0, 239648, 9396007);
+  rmat24.col_imbalance_est = 15.0;
+  EXPECT_EQ(plan(rmat24).params.items_per_worker, 256) << plan(rmat24).describe();
+  GraphStats plaw22 = stats(4194304, 57773256, 511.0, 572605, 183516);
+  plaw22.col_imbalance_est = 37.0;
+  EXPECT_EQ(plan(plaw22).params.items_per_worker, 256) << plan(plaw22).describe();
+  // The boundary: a quarter of the rows empty is the warp form's again.
+  plaw24.empty_rows = plaw24.rows / 4;
+  EXPECT_EQ(plan(plaw24).params.items_per_worker, 256) << plan(plaw24).describe();
+  plaw24.empty_rows = plaw24.rows / 4 - 1;
+  EXPECT_EQ(plan(plaw24).params.items_per_worker, 1024) << plan(plaw24).describe();
+  // Only plain calls took the warp form; the general path is unchanged (the block form).
+  detail::MxvInfo masked;
+  masked.masked = true;
+  EXPECT_EQ(plan(plaw24, masked).params.items_per_worker, 1024) << plan(plaw24, masked).describe();
+  EXPECT_EQ(plan(plaw24, masked).reason.find("outgrows L2"), std::string::npos);
+}
+
 TEST(PlannerCuda, SendsRowDominatedGraphsToMergePathAndEvenShortRowsToRowPerThread) {
   const Plan skewed = plan(stats(4194304, 8341448, 26.6, 12000, 2900000));  // R-MAT, edge factor 2
   EXPECT_EQ(skewed.mxv, MxvKernel::RowBlock) << skewed.describe();
